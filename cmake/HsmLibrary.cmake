@@ -1,0 +1,21 @@
+# hsm_add_library(<vendor> <kernel sources>): the shared library hipsoftmax_<vendor>, file name
+# libhipsoftmax.so in <build>/<vendor>/. Host C sources and the public headers are the same for
+# both vendors; the vendor modules set the kernel sources' language and offload flags.
+function(hsm_add_library vendor kernel_sources)
+  set(tgt hipsoftmax_${vendor})
+  add_library(${tgt} SHARED ${HSM_HOST_SOURCES} ${kernel_sources})
+  target_include_directories(${tgt}
+    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
+    PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/hip)
+  target_link_libraries(${tgt} PRIVATE hipsoftmax_arch ${CMAKE_DL_LIBS})
+  target_compile_definitions(${tgt} PRIVATE HIPSOFTMAX_BUILDING_LIBRARY)
+  set_target_properties(${tgt} PROPERTIES
+    OUTPUT_NAME hipsoftmax
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${vendor}
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LINKER_LANGUAGE CXX)
+  hsm_host_warnings(${tgt})
+  set_property(GLOBAL APPEND PROPERTY HSM_LIBRARIES ${tgt})
+endfunction()

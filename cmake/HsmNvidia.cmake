@@ -1,0 +1,24 @@
+# The NVIDIA toolchain: nvcc and the CUDA runtime, nothing from ROCm.
+enable_language(CXX)
+include(CheckLanguage)
+check_language(CUDA)
+if(NOT CMAKE_CUDA_COMPILER)
+  message(FATAL_ERROR "NVIDIA targets (${HSM_NVIDIA_TARGETS}) need nvcc. Pass -DCMAKE_CUDA_COMPILER=<path to nvcc> "
+                      "(usually /usr/local/cuda/bin/nvcc).")
+endif()
+set(archs)
+foreach(t IN LISTS HSM_NVIDIA_TARGETS)
+  string(REGEX REPLACE "^sm_" "" num ${t})
+  list(APPEND archs ${num}-real)
+endforeach()
+set(CMAKE_CUDA_ARCHITECTURES ${archs})
+enable_language(CUDA)
+find_package(CUDAToolkit REQUIRED)
+
+function(hsm_nvidia_kernel_flags tgt sources targets)
+  # Uncompressed fat binary: the library reads its own kernels' registers and shared memory from it.
+  set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA
+    COMPILE_OPTIONS "--no-compress;-O3;-std=c++17;-Xcompiler=-Wall,-Wextra;-Werror=all-warnings")
+  target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_NVIDIA__)
+  target_link_libraries(${tgt} PRIVATE CUDA::cudart_static)
+endfunction()

@@ -1,0 +1,18 @@
+# Splits HIPSOFTMAX_GPU_TARGETS into the AMD and the NVIDIA lists, rejecting unknown names at configure time.
+function(hsm_split_targets all out_amd out_nvidia)
+  set(amd)
+  set(nv)
+  foreach(t IN LISTS all)
+    if(NOT t IN_LIST HIPSOFTMAX_SUPPORTED_TARGETS)
+      message(FATAL_ERROR "HIPSOFTMAX_GPU_TARGETS: unknown target '${t}'. Pass -DHIPSOFTMAX_GPU_TARGETS=<list> "
+                          "with names from: ${HIPSOFTMAX_SUPPORTED_TARGETS}")
+    endif()
+    if(t MATCHES "^gfx")
+      list(APPEND amd ${t})
+    else()
+      list(APPEND nv ${t})
+    endif()
+  endforeach()
+  set(${out_amd} "${amd}" PARENT_SCOPE)
+  set(${out_nvidia} "${nv}" PARENT_SCOPE)
+endfunction()

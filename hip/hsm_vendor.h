@@ -1,0 +1,159 @@
+/* hsm_vendor.h: the one place that knows the GPU vendor. Private to hipsoftmax, do not expose.
+ *
+ * The kernels in hip/ and the host code in src/ are written against the HIP subset named here. On AMD
+ * this is the ROCm HIP runtime itself; on NVIDIA the names are mapped to the CUDA runtime, because
+ * HIP's own NVIDIA headers do not build against CUDA 13 and the NVIDIA build must need nothing from
+ * ROCm. Usable from C11 host code (runtime part only) and from HIP/CUDA C++ (runtime and device part).
+ * Everything else in the tree tests the feature macros defined below, never a vendor macro.
+ */
+#ifndef HSM_VENDOR_H_2B8E47
+#define HSM_VENDOR_H_2B8E47
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
+#  define HSM_PLATFORM_AMD 1
+#elif defined(__HIP_PLATFORM_NVIDIA__) || defined(__CUDACC__)
+#  define HSM_PLATFORM_NVIDIA 1
+#else
+#  error "hipsoftmax: define __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__ (the build does this)"
+#endif
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(HSM_PLATFORM_AMD)
+
+#  if defined(__cplusplus) && defined(__HIP__)
+#    include <hip/hip_runtime.h>
+#  else
+#    include <hip/hip_runtime_api.h>
+#  endif
+
+#  define HSM_VENDOR_NAME "AMD (HIP runtime)"
+/* Every target this project builds for AMD is CDNA (gfx908, gfx90a, gfx942): wave64 only. */
+#  define HSM_WARP_SIZE 64
+/* HIP 5.2's device properties have no reserved per-block LDS and no block-slot count. */
+static inline size_t hsm_prop_reserved_smem(const hipDeviceProp_t *p) { (void)p; return 0; }
+static inline int hsm_prop_max_blocks_per_cu(const hipDeviceProp_t *p) { (void)p; return 0; }
+static inline size_t hsm_prop_smem_optin(const hipDeviceProp_t *p) { return p->sharedMemPerBlock; }
+static inline int hsm_prop_regs_per_cu(const hipDeviceProp_t *p) { return p->regsPerBlock; }
+static inline size_t hsm_prop_smem_per_cu(const hipDeviceProp_t *p) { return p->maxSharedMemoryPerMultiProcessor; }
+/* The device's target name as the code objects spell it: "gfx942:sramecc+:xnack-". */
+static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", p->gcnArchName);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+#elif defined(HSM_PLATFORM_NVIDIA)
+
+#  if defined(__CUDACC__)
+#    include <cuda_runtime.h>
+#  else
+#    include <cuda_runtime_api.h>
+#  endif
+
+#  define HSM_VENDOR_NAME "NVIDIA (CUDA runtime)"
+#  define HSM_WARP_SIZE 32
+
+typedef cudaError_t hipError_t;
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+typedef struct cudaDeviceProp hipDeviceProp_t;
+typedef struct cudaFuncAttributes hipFuncAttributes;
+
+#  define hipSuccess cudaSuccess
+#  define hipErrorNoDevice cudaErrorNoDevice
+#  define hipErrorInvalidDevice cudaErrorInvalidDevice
+#  define hipErrorInsufficientDriver cudaErrorInsufficientDriver
+#  define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#  define hipErrorInvalidValue cudaErrorInvalidValue
+#  define hipErrorCooperativeLaunchTooLarge cudaErrorCooperativeLaunchTooLarge
+#  define hipErrorNotSupported cudaErrorNotSupported
+#  define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#  define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#  define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#  define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#  define hipDeviceAttributeCooperativeLaunch cudaDevAttrCooperativeLaunch
+
+#  define hipGetErrorString cudaGetErrorString
+#  define hipGetErrorName cudaGetErrorName
+#  define hipGetLastError cudaGetLastError
+#  define hipGetDeviceCount cudaGetDeviceCount
+#  define hipGetDevice cudaGetDevice
+#  define hipSetDevice cudaSetDevice
+#  define hipGetDeviceProperties cudaGetDeviceProperties
+#  define hipDeviceGetAttribute cudaDeviceGetAttribute
+#  define hipDeviceSynchronize cudaDeviceSynchronize
+#  define hipMalloc cudaMalloc
+#  define hipFree cudaFree
+#  define hipMemcpy cudaMemcpy
+#  define hipMemcpyAsync cudaMemcpyAsync
+#  define hipMemset cudaMemset
+#  define hipMemsetAsync cudaMemsetAsync
+#  define hipStreamCreate cudaStreamCreate
+#  define hipStreamDestroy cudaStreamDestroy
+#  define hipStreamSynchronize cudaStreamSynchronize
+#  define hipEventCreate cudaEventCreate
+#  define hipEventDestroy cudaEventDestroy
+#  define hipEventRecord cudaEventRecord
+#  define hipEventSynchronize cudaEventSynchronize
+#  define hipEventElapsedTime cudaEventElapsedTime
+#  define hipFuncGetAttributes cudaFuncGetAttributes
+#  define hipFuncSetAttribute cudaFuncSetAttribute
+#  define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#  define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
+
+static inline size_t hsm_prop_reserved_smem(const hipDeviceProp_t *p) { return p->reservedSharedMemPerBlock; }
+static inline int hsm_prop_max_blocks_per_cu(const hipDeviceProp_t *p) { return p->maxBlocksPerMultiProcessor; }
+static inline size_t hsm_prop_smem_optin(const hipDeviceProp_t *p) { return p->sharedMemPerBlockOptin; }
+static inline int hsm_prop_regs_per_cu(const hipDeviceProp_t *p) { return p->regsPerMultiprocessor; }
+static inline size_t hsm_prop_smem_per_cu(const hipDeviceProp_t *p) { return p->sharedMemPerMultiprocessor; }
+static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "sm_%d%d", p->major, p->minor);
+}
+
+#endif /* HSM_PLATFORM_AMD / HSM_PLATFORM_NVIDIA */
+
+/* ---- device part: warp primitives and conversions ---------------------------------------------- */
+#if defined(__cplusplus) && (defined(__HIP__) || defined(__CUDACC__))
+
+#  if defined(HSM_PLATFORM_AMD)
+__device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
+{
+    return __shfl_xor(v, lane_mask, width);
+}
+__device__ __forceinline__ float hsm_half_to_float(uint16_t h)
+{
+    _Float16 f;
+    __builtin_memcpy(&f, &h, 2);
+    return (float)f;
+}
+__device__ __forceinline__ uint16_t hsm_float_to_half(float x)
+{
+    _Float16 f = (_Float16)x; /* round to nearest even, overflow to inf */
+    uint16_t h;
+    __builtin_memcpy(&h, &f, 2);
+    return h;
+}
+#  else /* NVIDIA */
+#    include <cuda_fp16.h>
+__device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
+{
+    return __shfl_xor_sync(0xffffffffu, v, lane_mask, width);
+}
+__device__ __forceinline__ float hsm_half_to_float(uint16_t h)
+{
+    return __half2float(__ushort_as_half(h));
+}
+__device__ __forceinline__ uint16_t hsm_float_to_half(float x)
+{
+    return __half_as_ushort(__float2half_rn(x));
+}
+#  endif /* HSM_PLATFORM_AMD */
+
+#endif /* device part */
+
+#endif /* HSM_VENDOR_H_2B8E47 */

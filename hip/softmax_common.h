@@ -1,0 +1,186 @@
+/* softmax_common.h: what every kernel family shares: element types and their fp32 conversion, vector
+ * loads and stores, NaN-propagating max, warp and block reductions. Private to hipsoftmax.
+ * Included only by the kernel sources (HIP/CUDA C++); it names no vendor API (hsm_vendor.h does).
+ */
+#ifndef HSM_SOFTMAX_COMMON_H_4A7E19
+#define HSM_SOFTMAX_COMMON_H_4A7E19
+
+#include "hsm_vendor.h"
+#include "hsm_kernels.h"
+
+/* 16-bit storage types: the kernels convert to fp32 on load and back on store. */
+struct hsm_f16 { uint16_t bits; };
+struct hsm_bf16 { uint16_t bits; };
+
+__device__ __forceinline__ float hsm_to_float(float v) { return v; }
+__device__ __forceinline__ float hsm_to_float(hsm_f16 v) { return hsm_half_to_float(v.bits); }
+__device__ __forceinline__ float hsm_to_float(hsm_bf16 v) { return __uint_as_float((uint32_t)v.bits << 16); }
+
+template <typename T> __device__ __forceinline__ T hsm_from_float(float v);
+template <> __device__ __forceinline__ float hsm_from_float<float>(float v) { return v; }
+template <> __device__ __forceinline__ hsm_f16 hsm_from_float<hsm_f16>(float v)
+{
+    hsm_f16 h;
+    h.bits = hsm_float_to_half(v);
+    return h;
+}
+template <> __device__ __forceinline__ hsm_bf16 hsm_from_float<hsm_bf16>(float v)
+{
+    /* Round to nearest even; a NaN keeps its sign and stays a (quiet) NaN instead of rounding to inf. */
+    uint32_t u = __float_as_uint(v);
+    hsm_bf16 b;
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        b.bits = (uint16_t)((u >> 16) | 0x40u);
+    else
+        b.bits = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    return b;
+}
+
+/* VEC elements moved by one access; 16-byte aligned when VEC elements make 16 bytes. */
+template <typename T, int VEC> struct alignas(sizeof(T) * VEC) hsm_pack { T v[VEC]; };
+
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_load(const T *p, float *dst)
+{
+    hsm_pack<T, VEC> pk = *reinterpret_cast<const hsm_pack<T, VEC> *>(p);
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        dst[i] = hsm_to_float(pk.v[i]);
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
+{
+    hsm_pack<T, VEC> pk;
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        pk.v[i] = hsm_from_float<T>(src[i] * mul);
+    *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;
+}
+
+#define HSM_NEG_INF (-__int_as_float(0x7f800000))
+/* log2(e): exp(x) is computed as exp2(x * log2(e)), one hardware instruction on both vendors. */
+#define HSM_LOG2E 1.4426950408889634f
+
+/* max that propagates NaN, so that a NaN anywhere makes the whole row NaN (as torch.softmax does);
+ * fmaxf would drop it. */
+__device__ __forceinline__ float hsm_max(float a, float b) { return (a != a || a > b) ? a : b; }
+
+/* exp(x - m): a -inf m (every value so far is -inf) contributes nothing instead of NaN. Used where
+ * partial results of part of a row are combined; a whole row of -inf still ends as NaN (0 / 0). */
+__device__ __forceinline__ float hsm_rescale(float x, float m)
+{
+    return x == HSM_NEG_INF ? 0.0f : exp2f((x - m) * HSM_LOG2E);
+}
+__device__ __forceinline__ float hsm_exp(float x, float m) { return exp2f((x - m) * HSM_LOG2E); }
+
+/* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
+ * for p < C / VEC, i < VEC; columns at or past `cols` read as -inf (the padding value) and are never
+ * written. Consecutive lanes touch consecutive VEC-element accesses, so a warp's accesses coalesce. */
+template <typename T, int VEC, int C>
+__device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64_t cols, int lane, int width,
+                                                float *v)
+{
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (col < cols) {
+            hsm_load<T, VEC>(xr + col, v + p * VEC);
+        } else {
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                v[p * VEC + i] = HSM_NEG_INF;
+        }
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            m = hsm_max(m, v[p * VEC + i]);
+    }
+    return m;
+}
+
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t cols, int lane, int width,
+                                                const float *v, float mul)
+{
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (col < cols)
+            hsm_store<T, VEC>(yr + col, v + p * VEC, mul);
+    }
+}
+
+/* Reductions across `width` lanes (a power of two <= HSM_WARP_SIZE); every lane gets the result. */
+__device__ __forceinline__ float hsm_warp_max(float v, int width)
+{
+    for (int o = width / 2; o > 0; o /= 2)
+        v = hsm_max(v, hsm_shfl_xor(v, o, width));
+    return v;
+}
+__device__ __forceinline__ float hsm_warp_sum(float v, int width)
+{
+    for (int o = width / 2; o > 0; o /= 2)
+        v += hsm_shfl_xor(v, o, width);
+    return v;
+}
+
+/* Block reductions; every thread gets the result. `scratch` holds one float per warp and must not be
+ * reused by the next reduction until all threads passed a barrier: callers alternate two buffers. */
+#define HSM_MAX_WARPS (1024 / HSM_WARP_SIZE)
+__device__ __forceinline__ float hsm_block_max(float v, float *scratch)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE, warp = threadIdx.x / HSM_WARP_SIZE;
+    const int nwarps = (blockDim.x + HSM_WARP_SIZE - 1) / HSM_WARP_SIZE;
+    v = hsm_warp_max(v, HSM_WARP_SIZE);
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    v = lane < nwarps ? scratch[lane] : HSM_NEG_INF;
+    return hsm_warp_max(v, HSM_WARP_SIZE);
+}
+__device__ __forceinline__ float hsm_block_sum(float v, float *scratch)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE, warp = threadIdx.x / HSM_WARP_SIZE;
+    const int nwarps = (blockDim.x + HSM_WARP_SIZE - 1) / HSM_WARP_SIZE;
+    v = hsm_warp_sum(v, HSM_WARP_SIZE);
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    v = lane < nwarps ? scratch[lane] : 0.0f;
+    return hsm_warp_sum(v, HSM_WARP_SIZE);
+}
+
+/* The kernel argument block, shared by all families. */
+struct hsm_args {
+    const void *x;
+    void *y;
+    int64_t rows, cols, x_stride, y_stride;
+    int group_width;
+    int blocks_per_row;
+    unsigned *workspace;
+};
+
+static inline hsm_args hsm_args_from(const hsm_launch *a)
+{
+    hsm_args k;
+    k.x = a->x;
+    k.y = a->y;
+    k.rows = a->rows;
+    k.cols = a->cols;
+    k.x_stride = a->x_stride;
+    k.y_stride = a->y_stride;
+    k.group_width = a->group_width;
+    k.blocks_per_row = a->blocks_per_row;
+    k.workspace = (unsigned *)a->workspace;
+    return k;
+}
+
+/* Launches a kernel whose only argument is hsm_args, on the caller's stream. */
+static inline int hsm_launch_plain(void (*kernel)(hsm_args), const hsm_launch *a)
+{
+    kernel<<<a->grid, a->block, a->smem_bytes, (hipStream_t)a->stream>>>(hsm_args_from(a));
+    return (int)hipGetLastError();
+}
+
+#endif /* HSM_SOFTMAX_COMMON_H_4A7E19 */

@@ -1,0 +1,76 @@
+/* softmax_row.hip: the persistent row family (the Triton tutorial's kernel). A block holds one row in
+ * registers, C elements per thread, reads it once and writes it once, then moves on to the row
+ * `gridDim.x` further; the grid is sized from the kernel's occupancy so every block stays resident. */
+#include "softmax_common.h"
+
+#define HSM_ROW_MAX_BLOCK 1024
+
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_row_body(const hsm_args a)
+{
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    float v[C];
+
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        const float m = hsm_block_max(
+            hsm_chunk_load<T, VEC, C>(x + row * a.x_stride, 0, a.cols, threadIdx.x, blockDim.x, v), red_max);
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < C; i++) {
+            v[i] = hsm_exp(v[i], m);
+            s += v[i];
+        }
+        s = hsm_block_sum(s, red_sum);
+        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, threadIdx.x, blockDim.x, v, 1.0f / s);
+    }
+}
+
+static int hsm_row_launch(const hsm_kernel *k, const hsm_launch *a)
+{
+    return hsm_launch_plain((void (*)(hsm_args))k->func, a);
+}
+
+#define HSM_ROW_KERNEL(NAME, T, VEC, C)                                                               \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C>(a);                                                                   \
+    }
+#define HSM_ROW_ENTRY(NAME, DT, VEC, C)                                                               \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_row_launch}
+
+/* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose
+ * per-element addressing costs registers), so a 1024-thread block fits in its 64 registers per thread
+ * without spilling: rows of up to 32K (16K unaligned) elements stay in registers. */
+#define HSM_ROW_SET(SFX, T, VEC)                                                                      \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_s1, T, 1, 1)                                                       \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_s2, T, 1, 2)                                                       \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_s4, T, 1, 4)                                                       \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_s8, T, 1, 8)                                                       \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_s16, T, 1, 16)                                                     \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_v8, T, VEC, 8)                                                     \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_v16, T, VEC, 16)                                                   \
+    HSM_ROW_KERNEL(hsm_row_##SFX##_v32, T, VEC, 32)
+#define HSM_ROW_SET_ENTRIES(SFX, DT, VEC)                                                             \
+    HSM_ROW_ENTRY(hsm_row_##SFX##_s1, DT, 1, 1), HSM_ROW_ENTRY(hsm_row_##SFX##_s2, DT, 1, 2),         \
+        HSM_ROW_ENTRY(hsm_row_##SFX##_s4, DT, 1, 4), HSM_ROW_ENTRY(hsm_row_##SFX##_s8, DT, 1, 8),     \
+        HSM_ROW_ENTRY(hsm_row_##SFX##_s16, DT, 1, 16), \
+        HSM_ROW_ENTRY(hsm_row_##SFX##_v8, DT, VEC, 8), HSM_ROW_ENTRY(hsm_row_##SFX##_v16, DT, VEC, 16), \
+        HSM_ROW_ENTRY(hsm_row_##SFX##_v32, DT, VEC, 32)
+
+HSM_ROW_SET(f32, float, 4)
+HSM_ROW_SET(f16, hsm_f16, 8)
+HSM_ROW_SET(bf16, hsm_bf16, 8)
+
+static const hsm_kernel hsm_row_table[] = {
+    HSM_ROW_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_ROW_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_ROW_SET_ENTRIES(bf16, HSM_BF16, 8),
+};
+
+extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)
+{
+    *count = sizeof hsm_row_table / sizeof hsm_row_table[0];
+    return hsm_row_table;
+}

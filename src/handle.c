@@ -1,0 +1,153 @@
+/* handle.c: creating and configuring handles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static hipsoftmax_status new_context(struct hipsoftmax_context **out)
+{
+    struct hipsoftmax_context *h = calloc(1, sizeof *h);
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_OUT_OF_MEMORY);
+    h->device = -1;
+    h->forced = HIPSOFTMAX_FAMILY_AUTO;
+    *out = h;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+static hipsoftmax_status create(hipsoftmax_handle *out, int device)
+{
+    HSM_RETURN_IF(out == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    *out = NULL;
+    struct hipsoftmax_context *h;
+    HSM_FORWARD_IF_ERROR(new_context(&h));
+    hipsoftmax_status st = hsm_device_open(h, device);
+    if (st == HIPSOFTMAX_STATUS_SUCCESS)
+        st = hsm_kernels_load(h);
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        hipsoftmax_destroy(h);
+        return st;
+    }
+    *out = h;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_create(hipsoftmax_handle *out) { return create(out, -1); }
+
+hipsoftmax_status hipsoftmax_create_for_device(hipsoftmax_handle *out, int device)
+{
+    HSM_RETURN_IF(out == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    *out = NULL;
+    HSM_RETURN_IF(device < 0, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    return create(out, device);
+}
+
+hipsoftmax_status hipsoftmax_create_offline(hipsoftmax_handle *out, const char *target)
+{
+    HSM_RETURN_IF(out == NULL || target == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    *out = NULL;
+    arch_device dev;
+    HSM_RETURN_IF(arch_target_lookup(target, 0, &dev) != ARCH_OK, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    struct hipsoftmax_context *h;
+    HSM_FORWARD_IF_ERROR(new_context(&h));
+    h->dev = dev;
+    snprintf(h->target, sizeof h->target, "%s", target);
+    /* A device of this target would support cooperative launches (every supported one does). */
+    h->cooperative = 1;
+    const hipsoftmax_status st = hsm_kernels_load(h);
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        hipsoftmax_destroy(h);
+        return st;
+    }
+    *out = h;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_destroy(hipsoftmax_handle h)
+{
+    if (h == NULL)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    hsm_device_close(h);
+    hsm_kernels_free(h);
+    free(h);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_set_stream(hipsoftmax_handle h, hipsoftmax_stream stream)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    h->stream = stream;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_get_stream(hipsoftmax_handle h, hipsoftmax_stream *stream)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(stream == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    *stream = h->stream;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_get_target(hipsoftmax_handle h, char *buf, size_t size)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(buf == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    HSM_RETURN_IF(size == 0, HIPSOFTMAX_STATUS_INVALID_SIZE);
+    snprintf(buf, size, "%s", h->target);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_set_family(hipsoftmax_handle h, hipsoftmax_family family)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF((int)family < HIPSOFTMAX_FAMILY_AUTO || (int)family > HIPSOFTMAX_FAMILY_SPLIT,
+                  HIPSOFTMAX_STATUS_INVALID_VALUE);
+    h->forced = family;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_kernel_count(hipsoftmax_handle h, size_t *count)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(count == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    *count = h->n_kernels;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_get_kernel_info(hipsoftmax_handle h, size_t index, hipsoftmax_kernel_info *info)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(info == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    HSM_RETURN_IF(index >= h->n_kernels, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    const hsm_kernel_state *s = &h->kernels[index];
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", s->k->name);
+    info->function = s->k->func;
+    info->family = (hipsoftmax_family)s->k->family;
+    info->regs = s->meta.regs;
+    info->static_smem = (int)s->meta.static_smem;
+    info->metadata_from_code_object = s->meta_from_code_object;
+    /* The block sizes plan.c may choose for the family. */
+    switch (s->k->family) {
+    case HSM_FAMILY_WARP:
+    case HSM_FAMILY_ONLINE: info->min_block = info->max_block = s->k->max_block; info->block_step = 1; break;
+    case HSM_FAMILY_ROW: info->min_block = h->dev.warp_size; info->max_block = s->k->max_block;
+        info->block_step = h->dev.warp_size; break;
+    case HSM_FAMILY_SPLIT: info->min_block = 128; info->max_block = s->k->max_block; info->block_step = 128; break;
+    }
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+hipsoftmax_status hipsoftmax_kernel_occupancy(hipsoftmax_handle h, size_t index, int block, int *blocks_per_cu)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(blocks_per_cu == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    HSM_RETURN_IF(index >= h->n_kernels || block <= 0, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    const hsm_kernel_state *s = &h->kernels[index];
+    HSM_RETURN_IF(!s->have_meta, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    arch_occupancy occ;
+    HSM_RETURN_IF(arch_occupancy_exact(&h->dev, &s->meta, block, 0, NULL, &occ) != ARCH_OK,
+                  HIPSOFTMAX_STATUS_INTERNAL_ERROR);
+    *blocks_per_cu = occ.blocks_per_cu;
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}

@@ -1,0 +1,100 @@
+/* internal.h: the handle and the library's internal helpers. Private to hipsoftmax, do not expose.
+ * Everything here is vendor-neutral C: vendor runtime calls live in device.c, behind hsm_vendor.h. */
+#ifndef HSM_INTERNAL_H_C41F08
+#define HSM_INTERNAL_H_C41F08
+
+#define HIPSOFTMAX_EXPERIMENTAL
+#include "hipsoftmax/hipsoftmax.h"
+#include "arch.h"
+#include "hsm_kernels.h"
+
+/* ---- error travel: two macros only (STYLE 3.4) -------------------------------------------------- */
+#ifdef HSM_DEBUG_LOG
+#  include <stdio.h>
+#  define HSM_LOG_FAIL(st, expr) \
+      fprintf(stderr, "hipsoftmax: %s:%d: %s -> %s\n", __FILE__, __LINE__, expr, hipsoftmax_status_string(st))
+#else
+#  define HSM_LOG_FAIL(st, expr) ((void)0)
+#endif
+/* Return status `st` when `cond` holds. */
+#define HSM_RETURN_IF(cond, st)                                                                       \
+    do {                                                                                              \
+        if (cond) {                                                                                   \
+            HSM_LOG_FAIL(st, #cond);                                                                  \
+            return (st);                                                                              \
+        }                                                                                             \
+    } while (0)
+/* Forward the status of `call` unless it is SUCCESS. */
+#define HSM_FORWARD_IF_ERROR(call)                                                                    \
+    do {                                                                                              \
+        const hipsoftmax_status hsm_st_ = (call);                                                     \
+        if (hsm_st_ != HIPSOFTMAX_STATUS_SUCCESS) {                                                   \
+            HSM_LOG_FAIL(hsm_st_, #call);                                                             \
+            return hsm_st_;                                                                           \
+        }                                                                                             \
+    } while (0)
+
+/* Internal "go on" value of validation helpers: never returned to callers (STYLE 3.3). */
+#define HSM_CONTINUE ((hipsoftmax_status)-1)
+
+/* ---- kernels as the handle knows them ------------------------------------------------------------ */
+typedef struct hsm_kernel_state {
+    const hsm_kernel *k;
+    arch_kernel meta;              /* registers and LDS the plan uses */
+    int have_meta;                 /* 0: no metadata for this target (offline handle, not built) */
+    int meta_from_code_object;     /* 1: read from the library's own code object; 0: from the runtime */
+} hsm_kernel_state;
+
+/* ---- plans ------------------------------------------------------------------------------------- */
+typedef struct hsm_plan {
+    const hsm_kernel_state *ks;
+    int grid, block, group_width, blocks_per_row;
+} hsm_plan;
+
+#define HSM_PLAN_CACHE 64
+typedef struct hsm_plan_entry {
+    int valid;
+    hsm_dtype dtype;
+    int vec;
+    int family;                    /* forced family at the time, or 0 */
+    int64_t rows, cols;
+    hipsoftmax_status status;
+    hsm_plan plan;
+} hsm_plan_entry;
+
+struct hipsoftmax_context {
+    int device;                    /* the runtime's device index; -1 for an offline handle */
+    arch_device dev;               /* properties: from the runtime, or from the target table offline */
+    char target[64];               /* full target name */
+    int cooperative;               /* the device supports cooperative launches */
+    hipsoftmax_stream stream;
+    hipsoftmax_family forced;
+    void *workspace;               /* SPLIT barrier words and partials; zeroed once at creation */
+    int workspace_grid;            /* the largest grid the workspace serves */
+    hsm_kernel_state *kernels;
+    size_t n_kernels;
+    hsm_plan_entry plans[HSM_PLAN_CACHE];
+};
+
+/* validate.c: the argument checks of hipsoftmax_forward/backward, in the documented order. Returns
+ * HSM_CONTINUE when the call should go on, SUCCESS for an empty problem, or the failing status. */
+hipsoftmax_status hsm_validate(const hipsoftmax_problem *p, const void *x, const void *y);
+hsm_dtype hsm_dtype_of(hipsoftmax_dtype d);
+size_t hsm_dtype_size(hipsoftmax_dtype d);
+
+/* device.c: the vendor runtime, behind hsm_vendor.h. */
+hipsoftmax_status hsm_device_open(struct hipsoftmax_context *h, int device);
+void hsm_device_close(struct hipsoftmax_context *h);
+hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *static_smem);
+hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const void *x, void *y,
+                                    const hipsoftmax_problem *p);
+
+/* kernels.c: the kernel table with metadata read from the library's own code objects. */
+hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h);
+void hsm_kernels_free(struct hipsoftmax_context *h);
+
+/* plan.c */
+hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hipsoftmax_problem *p, const void *x,
+                               const void *y, hsm_plan *out);
+
+#endif /* HSM_INTERNAL_H_C41F08 */

@@ -1,0 +1,124 @@
+/* kernels.c: the handle's table of kernels, with the registers and LDS of each read from the
+ * library's own code objects (the fat binary embedded in this shared library), so that the plan
+ * sizes grids from what the compiler actually produced for the device's target. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The library's own file is read whole; no build of it comes near this size. */
+#define HSM_MAX_SELF_BYTES ((size_t)1 << 30)
+
+static void *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    void *buf = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size > 0 && (size_t)size <= HSM_MAX_SELF_BYTES && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)size);
+        if (buf != NULL && fread(buf, 1, (size_t)size, f) != (size_t)size) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    *len = buf != NULL ? (size_t)size : 0;
+    return buf;
+}
+
+/* Parses the file this function lives in. Returns ARCH_OK and fills *img, or an error (the library
+ * then falls back to the runtime's attributes). */
+static arch_status parse_self(arch_image *img)
+{
+    Dl_info info;
+    if (dladdr((void *)&hsm_kernels_load, &info) == 0 || info.dli_fname == NULL)
+        return ARCH_ERR_NOT_FOUND;
+    size_t len = 0;
+    void *bytes = read_file(info.dli_fname, &len);
+    if (bytes == NULL)
+        return ARCH_ERR_NOT_FOUND;
+    const arch_status st = arch_image_parse(bytes, len, img);
+    free(bytes);
+    return st;
+}
+
+static void base_target(const char *target, char *out, size_t n)
+{
+    snprintf(out, n, "%s", target);
+    char *colon = strchr(out, ':');
+    if (colon != NULL)
+        *colon = '\0';
+}
+
+static size_t count_all(void)
+{
+    size_t total = 0, n;
+    hsm_warp_kernels(&n);
+    total += n;
+    hsm_row_kernels(&n);
+    total += n;
+    hsm_online_kernels(&n);
+    total += n;
+    hsm_split_kernels(&n);
+    total += n;
+    return total;
+}
+
+hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h)
+{
+    const size_t total = count_all();
+    h->kernels = calloc(total, sizeof *h->kernels);
+    HSM_RETURN_IF(h->kernels == NULL, HIPSOFTMAX_STATUS_OUT_OF_MEMORY);
+    const hsm_kernel *(*tables[])(size_t *) = {hsm_warp_kernels, hsm_row_kernels, hsm_online_kernels,
+                                                hsm_split_kernels};
+    size_t at = 0;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        size_t n = 0;
+        const hsm_kernel *ks = tables[t](&n);
+        for (size_t i = 0; i < n; i++)
+            h->kernels[at++].k = &ks[i];
+    }
+    h->n_kernels = at;
+
+    char base[64];
+    base_target(h->target, base, sizeof base);
+    arch_image img;
+    memset(&img, 0, sizeof img);
+    const int have_image = parse_self(&img) == ARCH_OK;
+    for (size_t i = 0; i < h->n_kernels; i++) {
+        hsm_kernel_state *s = &h->kernels[i];
+        const arch_kernel *m = have_image ? arch_image_find(&img, base, s->k->name) : NULL;
+        if (m != NULL) {
+            s->meta = *m;
+            s->have_meta = 1;
+            s->meta_from_code_object = 1;
+        } else if (h->device >= 0) {
+            int regs = 0, smem = 0;
+            if (hsm_device_func_attributes(s->k->func, &regs, &smem) == HIPSOFTMAX_STATUS_SUCCESS) {
+                memset(&s->meta, 0, sizeof s->meta);
+                snprintf(s->meta.name, sizeof s->meta.name, "%s", s->k->name);
+                s->meta.vendor = h->dev.vendor;
+                s->meta.regs = s->meta.vgprs = regs;
+                s->meta.static_smem = (uint32_t)smem;
+                s->meta.wave_size = h->dev.warp_size;
+                s->have_meta = 1;
+            }
+        }
+    }
+    arch_image_free(&img);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+void hsm_kernels_free(struct hipsoftmax_context *h)
+{
+    free(h->kernels);
+    h->kernels = NULL;
+    h->n_kernels = 0;
+}

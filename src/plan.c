@@ -1,0 +1,203 @@
+/* plan.c: which kernel family and launch geometry serve a problem on this handle's device. The grid of
+ * every family comes from the exact occupancy model (arch/) applied to the metadata of the kernel
+ * that will run; plans are cached per (dtype, alignment, forced family, rows, cols). */
+#include <string.h>
+
+#include "internal.h"
+
+/* A ROW block aims at this many threads: enough elements per thread for 16-byte accesses to be in
+ * flight, small enough that several blocks share an SM/CU and hide each other's reductions. */
+#define HSM_ROW_TARGET_BLOCK 512
+/* ROW needs this many rows per CU/SM before it beats SPLIT: with fewer, most CUs would idle. */
+#define HSM_ROW_MIN_ROWS_PER_CU 2
+
+static int occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block)
+{
+    arch_occupancy occ;
+    if (block > ks->k->max_block || arch_occupancy_exact(&h->dev, &ks->meta, block, 0, NULL, &occ) != ARCH_OK)
+        return 0;
+    return occ.blocks_per_cu;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Kernels of a family for dtype and vector width, in table order (ascending cols_per_thread). */
+static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, const hsm_kernel_state *after,
+                                           hsm_family f, hsm_dtype dt, int vec)
+{
+    const hsm_kernel_state *end = h->kernels + h->n_kernels;
+    for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
+        if (s->k->family == f && s->k->dtype == dt && s->k->vec == vec && s->have_meta)
+            return s;
+    return NULL;
+}
+
+/* The most elements a lane/thread of the family holds for dtype and vec (0: none built). */
+static int max_cols_per_thread(const struct hipsoftmax_context *h, hsm_family f, hsm_dtype dt, int vec)
+{
+    int c = 0;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, f, dt, vec); s != NULL; s = next_kernel(h, s, f, dt, vec))
+        c = s->k->cols_per_thread > c ? s->k->cols_per_thread : c;
+    return c;
+}
+
+static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                   int64_t cols, hsm_plan *out)
+{
+    const int warp = h->dev.warp_size;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, dt, vec); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_WARP, dt, vec)) {
+        const int c = s->k->cols_per_thread;
+        if ((int64_t)warp * c < cols)
+            continue;
+        int w = 1;
+        while ((int64_t)w * c < cols)
+            w *= 2;
+        const int block = s->k->max_block;
+        const int bpc = occupancy(h, s, block);
+        HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+        out->ks = s;
+        out->block = block;
+        out->group_width = w;
+        out->blocks_per_row = 1;
+        out->grid = (int)min64(ceil_div(rows, block / w), (int64_t)h->dev.num_cus * bpc);
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    }
+    return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
+}
+
+static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                  int64_t cols, hsm_plan *out)
+{
+    const int warp = h->dev.warp_size;
+    const hsm_kernel_state *pick = NULL;
+    int pick_block = 0;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec)) {
+        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
+        if (block > s->k->max_block || occupancy(h, s, (int)block) == 0)
+            continue;
+        if (pick == NULL || pick_block > HSM_ROW_TARGET_BLOCK) {
+            pick = s;
+            pick_block = (int)block;
+        }
+        if (block <= HSM_ROW_TARGET_BLOCK)
+            break;
+    }
+    HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    out->ks = pick;
+    out->block = pick_block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block));
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                     hsm_plan *out)
+{
+    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, dt, vec);
+    HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int bpc = occupancy(h, s, s->k->max_block);
+    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    out->ks = s;
+    out->block = s->k->max_block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * bpc);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+/* SPLIT: the block size that puts the most co-resident blocks to work (larger blocks on ties); a
+ * row gets as many blocks as its length needs, capped by what can be co-resident. */
+static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                    int64_t cols, hsm_plan *out)
+{
+    HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec);
+    HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    int64_t best_grid = 0;
+    for (int block = s->k->max_block; block >= 128; block /= 2) {
+        const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, s, block);
+        const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
+        if (g == 0)
+            continue;
+        const int64_t k = min64(ceil_div(cols, (int64_t)block * s->k->cols_per_thread), g);
+        const int64_t grid = min64(g / k, rows) * k;
+        if (grid > best_grid) {
+            best_grid = grid;
+            out->ks = s;
+            out->block = block;
+            out->group_width = 0;
+            out->blocks_per_row = (int)k;
+            out->grid = (int)grid;
+        }
+    }
+    HSM_RETURN_IF(best_grid == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                   int64_t cols, hsm_plan *out)
+{
+    const int64_t warp_cap = (int64_t)h->dev.warp_size * max_cols_per_thread(h, HSM_FAMILY_WARP, dt, vec);
+    if (cols <= warp_cap && plan_warp(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    const int few_rows = rows < (int64_t)h->dev.num_cus * HSM_ROW_MIN_ROWS_PER_CU;
+    if (!(few_rows && h->cooperative) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    if (plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    if (plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    return plan_online(h, dt, vec, rows, out);
+}
+
+static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, hsm_dtype dt,
+                                      int vec, int64_t rows, int64_t cols, hsm_plan *out)
+{
+    switch (family) {
+    case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, dt, vec, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, dt, vec, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, dt, vec, rows, out);
+    case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, dt, vec, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_AUTO: break;
+    }
+    return plan_auto(h, dt, vec, rows, cols, out);
+}
+
+/* Preconditions: the problem passed hsm_validate. */
+hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hipsoftmax_problem *p, const void *x,
+                               const void *y, hsm_plan *out)
+{
+    const size_t es = hsm_dtype_size(p->x_dtype);
+    const int v = (int)(16 / es);
+    /* 16-byte accesses need 16-byte aligned rows and a row length that whole accesses cover. */
+    const int aligned = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0 && p->cols % v == 0 &&
+                        p->x_row_stride % v == 0 && p->y_row_stride % v == 0;
+    const int vec = aligned ? v : 1;
+    const hsm_dtype dt = hsm_dtype_of(p->x_dtype);
+
+    const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
+                         (uint64_t)dt << 3 ^ (uint64_t)vec << 7 ^ (uint64_t)h->forced << 11;
+    hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
+    if (e->valid && e->dtype == dt && e->vec == vec && e->family == (int)h->forced && e->rows == p->rows &&
+        e->cols == p->cols) {
+        *out = e->plan;
+        return e->status;
+    }
+    hsm_plan plan;
+    memset(&plan, 0, sizeof plan);
+    const hipsoftmax_status st = plan_compute(h, h->forced, dt, vec, p->rows, p->cols, &plan);
+    e->valid = 1;
+    e->dtype = dt;
+    e->vec = vec;
+    e->family = (int)h->forced;
+    e->rows = p->rows;
+    e->cols = p->cols;
+    e->status = st;
+    e->plan = plan;
+    *out = plan;
+    return st;
+}

@@ -1,0 +1,237 @@
+/* api.validate: every bad-input class of the public API returns its status and writes nothing.
+ * Runs without a GPU: handles are offline (hipsoftmax_create_offline), buffers are host memory that
+ * the library must never touch (a launch would fail on them; a write would change the canaries). */
+#define HIPSOFTMAX_EXPERIMENTAL
+#include <hipsoftmax/hipsoftmax.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define EXPECT_STATUS(call, want)                                                                     \
+    do {                                                                                              \
+        const hipsoftmax_status got_ = (call);                                                        \
+        if (got_ != (want)) {                                                                         \
+            fprintf(stderr, "%s:%d: %s\n  returned %s, expected %s\n", __FILE__, __LINE__, #call,     \
+                    hipsoftmax_status_string(got_), hipsoftmax_status_string(want));                  \
+            failures++;                                                                               \
+        }                                                                                             \
+    } while (0)
+
+/* Host buffers standing in for device memory; 16-byte aligned, filled with a canary. */
+#define BUF_FLOATS 4096
+static _Alignas(16) float xbuf[BUF_FLOATS];
+static _Alignas(16) float ybuf[BUF_FLOATS];
+#define CANARY 12345.0f
+
+static void fill_canary(void)
+{
+    for (int i = 0; i < BUF_FLOATS; i++)
+        xbuf[i] = ybuf[i] = CANARY;
+}
+
+static void check_canary(const char *what)
+{
+    for (int i = 0; i < BUF_FLOATS; i++) {
+        if (xbuf[i] != CANARY || ybuf[i] != CANARY) {
+            fprintf(stderr, "%s: buffer element %d was written\n", what, i);
+            failures++;
+            return;
+        }
+    }
+}
+
+static void test_handles(const char *target)
+{
+    hipsoftmax_handle h = NULL;
+    EXPECT_STATUS(hipsoftmax_create(NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_create_for_device(NULL, 0), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_create_for_device(&h, -1), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_create_offline(NULL, target), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_create_offline(&h, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_create_offline(&h, "gfx1234"), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    if (h != NULL) {
+        fprintf(stderr, "a failed create left a handle behind\n");
+        failures++;
+    }
+    EXPECT_STATUS(hipsoftmax_destroy(NULL), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_set_stream(NULL, NULL), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    hipsoftmax_stream s;
+    EXPECT_STATUS(hipsoftmax_get_stream(NULL, &s), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    char buf[8];
+    EXPECT_STATUS(hipsoftmax_get_target(NULL, buf, sizeof buf), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(hipsoftmax_set_family(NULL, HIPSOFTMAX_FAMILY_AUTO), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    size_t n;
+    EXPECT_STATUS(hipsoftmax_kernel_count(NULL, &n), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+
+    /* No GPU on this machine (CPU tests), or a GPU: create either succeeds or says NO_DEVICE. */
+    const hipsoftmax_status st = hipsoftmax_create(&h);
+    if (st != HIPSOFTMAX_STATUS_SUCCESS && st != HIPSOFTMAX_STATUS_NO_DEVICE) {
+        fprintf(stderr, "hipsoftmax_create returned %s\n", hipsoftmax_status_string(st));
+        failures++;
+    }
+    hipsoftmax_destroy(h);
+}
+
+static void test_forward(hipsoftmax_handle h)
+{
+    hipsoftmax_problem p, q;
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, 4, 100);
+    float *x = xbuf, *y = ybuf;
+    fill_canary();
+
+    EXPECT_STATUS(hipsoftmax_forward(NULL, &p, x, y), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(hipsoftmax_forward(h, NULL, x, y), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    q = p, q.struct_size = 8;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    /* sizes */
+    q = p, q.rows = 0;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    q = p, q.cols = 0;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    q = p, q.rows = -3;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    q = p, q.cols = -1;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    /* sizes are checked before pointers: an empty problem with NULL pointers is still a size error */
+    q = p, q.rows = 0;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, NULL, NULL), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    /* pointers */
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, NULL, y), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    /* strides shorter than a row */
+    q = p, q.x_row_stride = 99;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_STRIDE);
+    q = p, q.y_row_stride = -100;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_STRIDE);
+    /* 64-bit overflow of the byte extent: rows x stride x 4 bytes past 2^63 */
+    q = p, q.rows = INT64_C(1) << 40, q.cols = INT64_C(1) << 22, q.x_row_stride = q.y_row_stride = q.cols;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    q = p, q.rows = 2, q.cols = INT64_MAX / 2, q.x_row_stride = q.y_row_stride = INT64_MAX / 2;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    q = p, q.rows = INT64_MAX, q.cols = 1, q.x_row_stride = q.y_row_stride = 1;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    /* enum values out of range, including a value of another enum (disjoint ranges) */
+    q = p, q.x_dtype = (hipsoftmax_dtype)HIPSOFTMAX_ALGO_SOFTMAX;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.y_dtype = (hipsoftmax_dtype)7;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.algorithm = (hipsoftmax_algorithm)HIPSOFTMAX_DTYPE_F32;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.mode = (hipsoftmax_mode)0;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.mask = (hipsoftmax_mask)303;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.inner = 2;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    q = p, q.scale = 0.0f / 0.0f;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    /* valid requests this version does not implement */
+    q = p, q.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.mode = HIPSOFTMAX_MODE_CHANNEL, q.inner = 4;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.y_dtype = HIPSOFTMAX_DTYPE_F16;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.scale = 0.5f;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.beta = 1.0f;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.mask = HIPSOFTMAX_MASK_CAUSAL;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.mask = HIPSOFTMAX_MASK_ADDITIVE, q.mask_ptr = x;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* misaligned pointers */
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, (const char *)x + 2, y + 1024), HIPSOFTMAX_STATUS_MISALIGNED);
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, (char *)(y + 1024) + 1), HIPSOFTMAX_STATUS_MISALIGNED);
+    q = p, q.x_dtype = q.y_dtype = HIPSOFTMAX_DTYPE_BF16;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, (const char *)x + 1, y), HIPSOFTMAX_STATUS_MISALIGNED);
+    /* overlap that is not exact in-place */
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, x + 1), HIPSOFTMAX_STATUS_OVERLAP);
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x + 399, x), HIPSOFTMAX_STATUS_OVERLAP);
+    q = p, q.y_row_stride = 101;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, x), HIPSOFTMAX_STATUS_OVERLAP);
+    /* valid requests reach the device check: an offline handle has none */
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, y), HIPSOFTMAX_STATUS_NO_DEVICE);
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, x), HIPSOFTMAX_STATUS_NO_DEVICE);
+    EXPECT_STATUS(hipsoftmax_forward(h, &p, x, x + 400), HIPSOFTMAX_STATUS_NO_DEVICE);
+    EXPECT_STATUS(hipsoftmax_softmax(h, HIPSOFTMAX_DTYPE_F16, 2, 3, x, 3, y, 8), HIPSOFTMAX_STATUS_NO_DEVICE);
+    EXPECT_STATUS(hipsoftmax_softmax(h, HIPSOFTMAX_DTYPE_F16, 2, 3, x, 2, y, 8), HIPSOFTMAX_STATUS_INVALID_STRIDE);
+    /* backward: validated like forward, then not supported */
+    EXPECT_STATUS(hipsoftmax_backward(h, &p, y, NULL, x), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_backward(h, &p, y, x + 1024, x), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    q = p, q.rows = 0;
+    EXPECT_STATUS(hipsoftmax_backward(h, &q, y, x, x), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    check_canary("forward");
+}
+
+static void test_plan(hipsoftmax_handle h)
+{
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info;
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, 1823, 781);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_set_family(h, (hipsoftmax_family)9), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    if (info.grid <= 0 || info.block <= 0 || info.regs <= 0 || !info.metadata_from_code_object) {
+        fprintf(stderr, "plan for 1823x781: grid %d block %d regs %d from code object %d\n", info.grid, info.block,
+                info.regs, info.metadata_from_code_object);
+        failures++;
+    }
+    /* A forced family that cannot hold the row says so. */
+    EXPECT_STATUS(hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_WARP), HIPSOFTMAX_STATUS_SUCCESS);
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, 8, 1 << 20);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_SPLIT), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_AUTO), HIPSOFTMAX_STATUS_SUCCESS);
+    size_t n = 0;
+    EXPECT_STATUS(hipsoftmax_kernel_count(h, &n), HIPSOFTMAX_STATUS_SUCCESS);
+    hipsoftmax_kernel_info ki;
+    EXPECT_STATUS(hipsoftmax_get_kernel_info(h, n, &ki), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_get_kernel_info(h, 0, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    int bpc;
+    EXPECT_STATUS(hipsoftmax_kernel_occupancy(h, 0, 0, &bpc), HIPSOFTMAX_STATUS_INVALID_VALUE);
+}
+
+static void test_strings(void)
+{
+    for (int s = -2; s <= HIPSOFTMAX_STATUS_MAX_ + 2; s++) {
+        const char *str = hipsoftmax_status_string((hipsoftmax_status)s);
+        if (str == NULL || strncmp(str, "HIPSOFTMAX_STATUS_", 18) != 0) {
+            fprintf(stderr, "status %d has no string\n", s);
+            failures++;
+        }
+    }
+    if (hipsoftmax_version_number() != HIPSOFTMAX_VERSION_NUMBER ||
+        strcmp(hipsoftmax_version_string(), HIPSOFTMAX_VERSION_STRING) != 0) {
+        fprintf(stderr, "header and library versions differ\n");
+        failures++;
+    }
+}
+
+int main(void)
+{
+    /* The vendor library was built for some targets; an offline handle of any known one validates. */
+    static const char *const targets[] = {"gfx942", "gfx90a", "gfx908", "sm_90", "sm_80"};
+    test_strings();
+    test_handles("sm_90");
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        hipsoftmax_handle h = NULL;
+        EXPECT_STATUS(hipsoftmax_create_offline(&h, targets[i]), HIPSOFTMAX_STATUS_SUCCESS);
+        if (h == NULL)
+            continue;
+        test_forward(h);
+        size_t n = 0;
+        hipsoftmax_kernel_info ki;
+        hipsoftmax_kernel_count(h, &n);
+        /* Plans need metadata: only for targets this library was built for. */
+        if (n > 0 && hipsoftmax_get_kernel_info(h, 0, &ki) == HIPSOFTMAX_STATUS_SUCCESS && ki.metadata_from_code_object)
+            test_plan(h);
+        hipsoftmax_destroy(h);
+    }
+    printf("%s\n", failures == 0 ? "api.validate: all checks passed" : "api.validate: FAILED");
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,17 @@
+# Runs one command and writes its stdout and stderr to OUT (cmake -DOUT=<file> -P capture.cmake
+# -- <command...>): the oracle texts (llvm-readelf --notes, ptxas -v) are captured this way.
+set(cmd)
+set(seen FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 1 ${last})
+  if(seen)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(seen TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${cmd} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${cmd} failed (${rc}):\n${out}${err}")
+endif()
+file(WRITE "${OUT}" "${out}${err}")

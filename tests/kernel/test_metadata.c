@@ -1,0 +1,63 @@
+/* arch.metadata: the registers and static shared memory the plan uses for every kernel (read from
+ * the library's own code objects) equal what the vendor runtime reports for that kernel, and the
+ * exact occupancy model equals the runtime's occupancy calculator at every block size the plan may
+ * launch the kernel with. */
+#define HIPSOFTMAX_EXPERIMENTAL
+#include <hipsoftmax/hipsoftmax.h>
+
+#include <stdio.h>
+
+#include "hsm_vendor.h"
+
+int main(void)
+{
+    hipsoftmax_handle h;
+    const hipsoftmax_status st = hipsoftmax_create(&h);
+    if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {
+        printf("no GPU for this build's vendor: skipped\n");
+        return HSM_SKIP_CODE;
+    }
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        fprintf(stderr, "hipsoftmax_create: %s\n", hipsoftmax_status_string(st));
+        return 1;
+    }
+    char target[64];
+    hipsoftmax_get_target(h, target, sizeof target);
+    size_t n = 0;
+    hipsoftmax_kernel_count(h, &n);
+    int failures = 0, from_code_object = 0, checks = 0;
+    printf("%-22s %5s %5s %7s %7s  %s\n", "kernel", "regs", "(rt)", "smem", "(rt)", "blocks/CU model=runtime at block sizes");
+    for (size_t i = 0; i < n; i++) {
+        hipsoftmax_kernel_info ki;
+        if (hipsoftmax_get_kernel_info(h, i, &ki) != HIPSOFTMAX_STATUS_SUCCESS)
+            return 1;
+        hipFuncAttributes attr;
+        if (hipFuncGetAttributes(&attr, ki.function) != hipSuccess) {
+            fprintf(stderr, "%s: hipFuncGetAttributes failed\n", ki.name);
+            return 1;
+        }
+        from_code_object += ki.metadata_from_code_object;
+        int bad = attr.numRegs != ki.regs || (int)attr.sharedSizeBytes != ki.static_smem || !ki.metadata_from_code_object;
+        int occ_checked = 0;
+        for (int b = ki.min_block; b <= ki.max_block; b += ki.block_step) {
+            int model = -1, rt = -1;
+            if (hipsoftmax_kernel_occupancy(h, i, b, &model) != HIPSOFTMAX_STATUS_SUCCESS ||
+                hipOccupancyMaxActiveBlocksPerMultiprocessor(&rt, ki.function, b, 0) != hipSuccess || model != rt) {
+                fprintf(stderr, "%s at block %d: model %d, runtime %d\n", ki.name, b, model, rt);
+                bad = 1;
+            }
+            occ_checked++;
+            checks++;
+        }
+        int m0 = -1, r0 = -1;
+        hipsoftmax_kernel_occupancy(h, i, ki.max_block, &m0);
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&r0, ki.function, ki.max_block, 0);
+        printf("%-22s %5d %5d %7d %7d  %d=%d at %d (%d sizes checked)%s\n", ki.name, ki.regs, attr.numRegs,
+               ki.static_smem, (int)attr.sharedSizeBytes, m0, r0, ki.max_block, occ_checked, bad ? "  MISMATCH" : "");
+        failures += bad;
+    }
+    printf("arch.metadata on %s: %zu kernels, %d with metadata from the code object, %d occupancy checks, %d mismatches\n",
+           target, n, from_code_object, checks, failures);
+    hipsoftmax_destroy(h);
+    return failures == 0 ? 0 : 1;
+}

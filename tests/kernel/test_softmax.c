@@ -1,0 +1,203 @@
+/* kernel.<family>.<dtype>: hipsoftmax_forward on the GPU against a float64 CPU reference, over
+ * irregular shapes (the tutorial's 1823x781; 1x1, 1x2, 3x127; primes; every power of two and its
+ * neighbours up to 2^20 + 1 columns; up to 65536 rows), four layouts (dense, padded strides on the
+ * vector path and off it, in-place) and edge rows (all -inf, a NaN, a +inf, +-1e30).
+ *
+ * Tolerances, |y - ref| <= rel * |ref| + abs, with ref computed from the same (already rounded)
+ * input values, so only the kernel's own error counts:
+ *   fp32: rel 2e-5, abs 1e-37. exp(x - max) is evaluated as exp2((x - max) * log2 e): the rounding
+ *         of x - max and of the product is an absolute error of up to 2 * 104 * 2^-24 = 1.2e-5 in
+ *         the exponent for any result that does not underflow (|x - max| < 104), i.e. that
+ *         relative error in the result; exp2f, the fp32 sum and the reciprocal add a few ulp.
+ *   fp16: rel 6e-4, abs 6e-8: the fp32 error above plus rounding the result to fp16 (2^-11 =
+ *         4.9e-4 relative, half the smallest subnormal 6e-8 absolute).
+ *   bf16: rel 4.5e-3, abs 1e-37: rounding to bf16 is 2^-8 = 3.9e-3 relative; fp32 range.
+ * A NaN reference must give NaN; the padding between rows of y must not change. */
+#define HIPSOFTMAX_EXPERIMENTAL
+#include <hipsoftmax/hipsoftmax.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsm_vendor.h"
+#include "reference.h"
+
+static const double rel_tol[] = {2e-5, 6e-4, 4.5e-3};
+static const double abs_tol[] = {1e-37, 6e-8, 1e-37};
+
+typedef struct { int64_t rows, cols; } shape;
+
+enum { LAYOUT_DENSE, LAYOUT_PAD_VEC, LAYOUT_PAD_SCALAR, LAYOUT_INPLACE, LAYOUT_COUNT };
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static float uniform(float lo, float hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (hi - lo) * (float)((rng >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static long long cases, skipped, bad_cases;
+
+#define CHECK_HIP(call)                                                                               \
+    do {                                                                                              \
+        hipError_t e_ = (call);                                                                       \
+        if (e_ != hipSuccess) {                                                                       \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));     \
+            exit(1);                                                                                  \
+        }                                                                                             \
+    } while (0)
+
+static void fill_row(void *x, size_t off, int64_t cols, test_dtype t, int64_t row, float big)
+{
+    for (int64_t c = 0; c < cols; c++) {
+        float v = uniform(-8.0f, 8.0f);
+        if (row == 0)
+            v = -INFINITY;
+        else if (row == 1 && c == cols / 2)
+            v = NAN;
+        else if (row == 2 && c == 0)
+            v = INFINITY;
+        else if (row == 3)
+            v = (c % 3 == 0) ? big : -big;
+        test_set(x, off + (size_t)c, t, v);
+    }
+}
+
+static void run_case(hipsoftmax_handle h, test_dtype t, hipsoftmax_dtype dt, shape s, int layout)
+{
+    const size_t es = test_dtype_size(t);
+    const int64_t xs = s.cols + (layout == LAYOUT_PAD_VEC ? 8 : layout == LAYOUT_PAD_SCALAR ? 3 : 0);
+    const int64_t ys = layout == LAYOUT_INPLACE ? xs : s.cols + (layout == LAYOUT_PAD_VEC ? 16 : layout == LAYOUT_PAD_SCALAR ? 5 : 0);
+    const size_t xn = (size_t)(s.rows * xs), yn = (size_t)(s.rows * ys);
+    void *hx = malloc(xn * es), *hy = malloc(yn * es), *hy0 = malloc(yn * es);
+    double *in = malloc(sizeof(double) * (size_t)s.cols), *ref = malloc(sizeof(double) * (size_t)s.cols);
+    if (!hx || !hy || !hy0 || !in || !ref) {
+        fprintf(stderr, "host allocation failed\n");
+        exit(1);
+    }
+    const float big = t == T_F16 ? 6.0e4f : 1.0e30f;
+    for (size_t i = 0; i < xn; i++)
+        test_set(hx, i, t, 777.0f); /* padding sentinel */
+    for (int64_t r = 0; r < s.rows; r++)
+        fill_row(hx, (size_t)(r * xs), s.cols, t, s.rows >= 5 ? r : -1, big);
+    if (layout == LAYOUT_INPLACE)
+        memcpy(hy0, hx, xn * es);
+    else
+        memset(hy0, 0x5a, yn * es);
+
+    void *dx = NULL, *dy = NULL;
+    CHECK_HIP(hipMalloc(&dx, xn * es));
+    CHECK_HIP(hipMemcpy(dx, hx, xn * es, hipMemcpyHostToDevice));
+    if (layout == LAYOUT_INPLACE) {
+        dy = dx;
+    } else {
+        CHECK_HIP(hipMalloc(&dy, yn * es));
+        CHECK_HIP(hipMemcpy(dy, hy0, yn * es, hipMemcpyHostToDevice));
+    }
+    const hipsoftmax_status st = hipsoftmax_softmax(h, dt, s.rows, s.cols, dx, xs, dy, ys);
+    cases++;
+    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED) {
+        skipped++; /* a forced family that cannot hold this row: the plan would never pick it */
+    } else if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        fprintf(stderr, "%lldx%lld layout %d: %s\n", (long long)s.rows, (long long)s.cols, layout,
+                hipsoftmax_status_string(st));
+        bad_cases++;
+    } else {
+        CHECK_HIP(hipDeviceSynchronize());
+        CHECK_HIP(hipMemcpy(hy, dy, yn * es, hipMemcpyDeviceToHost));
+        long long bad = 0;
+        double worst = 0.0;
+        for (int64_t r = 0; r < s.rows; r++) {
+            for (int64_t c = 0; c < s.cols; c++)
+                in[c] = test_get(hx, (size_t)(r * xs + c), t);
+            test_reference_row(in, ref, s.cols);
+            for (int64_t c = 0; c < ys; c++) {
+                const size_t i = (size_t)(r * ys + c);
+                if (c >= s.cols) { /* padding: untouched */
+                    if (memcmp((char *)hy + i * es, (char *)hy0 + i * es, es) != 0 && bad++ < 5)
+                        fprintf(stderr, "  padding written at row %lld col %lld\n", (long long)r, (long long)c);
+                    continue;
+                }
+                const double y = test_get(hy, i, t), e = ref[c];
+                const double tol = rel_tol[t] * fabs(e) + abs_tol[t];
+                const int ok = isnan(e) ? isnan(y) : (!isnan(y) && fabs(y - e) <= tol);
+                if (!isnan(e) && tol > 0 && fabs(y - e) / tol > worst)
+                    worst = fabs(y - e) / tol;
+                if (!ok && bad++ < 5)
+                    fprintf(stderr, "  row %lld col %lld: got %.9g expected %.9g\n", (long long)r, (long long)c, y, e);
+            }
+        }
+        if (bad) {
+            fprintf(stderr, "%lldx%lld layout %d: %lld wrong elements\n", (long long)s.rows, (long long)s.cols, layout,
+                    bad);
+            bad_cases++;
+        }
+        if (worst > 0.5)
+            printf("  %lldx%lld layout %d: worst error %.2f of tolerance\n", (long long)s.rows, (long long)s.cols,
+                   layout, worst);
+    }
+    CHECK_HIP(hipFree(dx));
+    if (dy != dx)
+        CHECK_HIP(hipFree(dy));
+    free(hx), free(hy), free(hy0), free(in), free(ref);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const fam_names[] = {"auto", "warp", "row", "online", "split"};
+    static const char *const dt_names[] = {"f32", "f16", "bf16"};
+    static const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+    int fam = -1, dti = -1;
+    for (int i = 0; argc == 3 && i < 5; i++)
+        if (strcmp(argv[1], fam_names[i]) == 0)
+            fam = i;
+    for (int i = 0; argc == 3 && i < 3; i++)
+        if (strcmp(argv[2], dt_names[i]) == 0)
+            dti = i;
+    if (fam < 0 || dti < 0) {
+        fprintf(stderr, "usage: %s auto|warp|row|online|split f32|f16|bf16\n", argv[0]);
+        return 2;
+    }
+    hipsoftmax_handle h;
+    const hipsoftmax_status st = hipsoftmax_create(&h);
+    if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {
+        printf("no GPU for this build's vendor: skipped\n");
+        return HSM_SKIP_CODE;
+    }
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        fprintf(stderr, "hipsoftmax_create: %s\n", hipsoftmax_status_string(st));
+        return 1;
+    }
+    if (hipsoftmax_set_family(h, (hipsoftmax_family)fam) != HIPSOFTMAX_STATUS_SUCCESS)
+        return 1;
+
+    shape shapes[128];
+    int n = 0;
+    static const shape fixed[] = {{1823, 781}, {1, 1}, {1, 2}, {3, 127}, {2, 3}, {7, 1009}, {13, 4099},
+                                  {65536, 31}, {65536, 128}, {4096, 1000}, {61, 12289}, {5, 100003},
+                                  {2, 1048573}, {1, 1048576}};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        shapes[n++] = fixed[i];
+    for (int k = 1; k <= 20; k++) {
+        for (int d = -1; d <= 1; d++) {
+            const int64_t cols = ((int64_t)1 << k) + d;
+            int64_t rows = ((int64_t)1 << 19) / cols;
+            rows = rows < 1 ? 1 : rows > 65536 ? 65536 : rows;
+            shapes[n++] = (shape){rows, cols};
+        }
+    }
+    for (int i = 0; i < n; i++)
+        run_case(h, (test_dtype)dti, dts[dti], shapes[i], i % LAYOUT_COUNT);
+    /* Every layout on the tutorial's shape, and a row longer than the whole GPU holds on chip. */
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        run_case(h, (test_dtype)dti, dts[dti], (shape){1823, 781}, l);
+    run_case(h, (test_dtype)dti, dts[dti], (shape){2, 9000001}, LAYOUT_DENSE);
+    hipsoftmax_destroy(h);
+    printf("kernel.%s.%s: %lld cases, %lld not supported by the forced family, %lld failed\n", fam_names[fam],
+           dt_names[dti], cases, skipped, bad_cases);
+    return bad_cases == 0 && (fam == 0 ? skipped == 0 : skipped < cases) ? 0 : 1;
+}

@@ -41,6 +41,7 @@ static float uniform(float lo, float hi)
 }
 
 static long long cases, skipped, bad_cases;
+static int verbose; /* HSM_TEST_VERBOSE=1: print each case and its plan before running it */
 
 #define CHECK_HIP(call)                                                                               \
     do {                                                                                              \
@@ -97,6 +98,16 @@ static void run_case(hipsoftmax_handle h, test_dtype t, hipsoftmax_dtype dt, sha
     } else {
         CHECK_HIP(hipMalloc(&dy, yn * es));
         CHECK_HIP(hipMemcpy(dy, hy0, yn * es, hipMemcpyHostToDevice));
+    }
+    if (verbose) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info;
+        hipsoftmax_problem_init(&p, dt, s.rows, s.cols);
+        p.x_row_stride = xs, p.y_row_stride = ys;
+        if (hipsoftmax_get_plan(h, &p, &info) == HIPSOFTMAX_STATUS_SUCCESS)
+            printf("case %lldx%lld layout %d: %s grid %d block %d per-row %d width %d\n", (long long)s.rows,
+                   (long long)s.cols, layout, info.kernel, info.grid, info.block, info.blocks_per_row, info.group_width);
+        fflush(stdout);
     }
     const hipsoftmax_status st = hipsoftmax_softmax(h, dt, s.rows, s.cols, dx, xs, dy, ys);
     cases++;
@@ -162,6 +173,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s auto|warp|row|online|split f32|f16|bf16\n", argv[0]);
         return 2;
     }
+    verbose = getenv("HSM_TEST_VERBOSE") != NULL;
     hipsoftmax_handle h;
     const hipsoftmax_status st = hipsoftmax_create(&h);
     if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {

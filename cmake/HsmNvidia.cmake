@@ -12,6 +12,8 @@ foreach(t IN LISTS HSM_NVIDIA_TARGETS)
   list(APPEND archs ${num}-real)
 endforeach()
 set(CMAKE_CUDA_ARCHITECTURES ${archs})
+# One shared CUDA runtime for the library and its callers (see hsm_nvidia_kernel_flags).
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 
@@ -20,5 +22,7 @@ function(hsm_nvidia_kernel_flags tgt sources targets)
   set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA
     COMPILE_OPTIONS "--no-compress;-O3;-std=c++17;-Xcompiler=-Wall,-Wextra;-Werror=all-warnings")
   target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_NVIDIA__)
-  target_link_libraries(${tgt} PRIVATE CUDA::cudart_static)
+  # The shared runtime: an application, its tests and this library must share one runtime instance,
+  # or kernel handles registered by the library are unknown to the application's calls.
+  target_link_libraries(${tgt} PRIVATE CUDA::cudart)
 endfunction()

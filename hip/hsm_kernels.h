@@ -34,7 +34,8 @@ typedef struct hsm_launch {
     void *stream;                  /* hipStream_t */
     int group_width;               /* WARP: lanes per row (power of two <= warp size) */
     int blocks_per_row;            /* SPLIT: blocks sharing a row (>= 1) */
-    void *workspace;               /* SPLIT: device memory, hsm_split_workspace_bytes(grid), zeroed once */
+    void *workspace;               /* SPLIT: hsm_split_workspace_bytes(workspace_blocks) bytes, zeroed once */
+    int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
 } hsm_launch;
 
 typedef struct hsm_kernel hsm_kernel;
@@ -55,7 +56,7 @@ const hsm_kernel *hsm_row_kernels(size_t *count);
 const hsm_kernel *hsm_online_kernels(size_t *count);
 const hsm_kernel *hsm_split_kernels(size_t *count);
 
-/* Bytes of SPLIT workspace for a grid of `grid` blocks (barrier words and per-block partials). */
+/* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words and per-block partials). */
 size_t hsm_split_workspace_bytes(int grid);
 
 #ifdef __cplusplus

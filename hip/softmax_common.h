@@ -159,6 +159,7 @@ struct hsm_args {
     int group_width;
     int blocks_per_row;
     unsigned *workspace;
+    int workspace_blocks;
 };
 
 static inline hsm_args hsm_args_from(const hsm_launch *a)
@@ -173,6 +174,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.group_width = a->group_width;
     k.blocks_per_row = a->blocks_per_row;
     k.workspace = (unsigned *)a->workspace;
+    k.workspace_blocks = a->workspace_blocks;
     return k;
 }
 

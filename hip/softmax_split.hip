@@ -9,7 +9,9 @@
 #define HSM_SPLIT_MAX_BLOCK 1024
 #define HSM_SPLIT_UNROLL 2 /* accesses in flight per thread on the streamed columns */
 
-/* Workspace: per group a (count, generation) barrier pair, then (max, sum) per block for two rounds. */
+/* Workspace: a (count, generation) barrier pair per possible group, then (max, sum) per block for two
+ * rounds. The layout depends only on the workspace's size, never on a launch's grid: the barrier words
+ * of one launch must never lie where another launch wrote partials. */
 extern "C" size_t hsm_split_workspace_bytes(int grid)
 {
     return (size_t)grid * (2 * sizeof(unsigned) + 2 * 2 * sizeof(float));
@@ -49,7 +51,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     if (g >= ngroups)
         return;
     unsigned *bar = a.workspace + 2 * g;
-    volatile float *part = (volatile float *)(a.workspace + 2 * (size_t)gridDim.x);
+    volatile float *part = (volatile float *)(a.workspace + 2 * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     const int64_t chunk = (int64_t)blockDim.x * C;

@@ -139,6 +139,7 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.group_width = plan->group_width;
     a.blocks_per_row = plan->blocks_per_row;
     a.workspace = h->workspace;
+    a.workspace_blocks = h->workspace_grid;
     int prev = h->device;
     HSM_FORWARD_IF_ERROR(enter_device(h->device, &prev));
     const hipsoftmax_status st = from_hip((hipError_t)plan->ks->k->launch(plan->ks->k, &a));

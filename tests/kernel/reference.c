@@ -2,6 +2,8 @@
 #include "reference.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t test_dtype_size(test_dtype t) { return t == T_F32 ? 4 : 2; }
@@ -86,4 +88,19 @@ void test_reference_row(const double *in, double *out, int64_t n)
         s += exp(in[i] - m); /* -inf - -inf is NaN: a row of only -inf gives NaN, as in torch */
     for (int64_t i = 0; i < n; i++)
         out[i] = nan ? NAN : exp(in[i] - m) / s;
+}
+
+hipsoftmax_handle test_open_handle(void)
+{
+    hipsoftmax_handle h = NULL;
+    const hipsoftmax_status st = hipsoftmax_create(&h);
+    if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {
+        printf("no GPU for this build's vendor: skipped\n");
+        exit(HSM_SKIP_CODE);
+    }
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        fprintf(stderr, "hipsoftmax_create: %s\n", hipsoftmax_status_string(st));
+        exit(1);
+    }
+    return h;
 }

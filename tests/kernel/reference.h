@@ -1,4 +1,5 @@
-/* reference.h: host-side helpers of the GPU tests: dtype conversions and the float64 reference. */
+/* reference.h: host-side helpers of the GPU tests: dtype conversions, the float64 reference, and
+ * opening a handle or skipping. */
 #ifndef HSM_TEST_REFERENCE_H
 #define HSM_TEST_REFERENCE_H
 
@@ -13,5 +14,11 @@ double test_get(const void *buf, size_t i, test_dtype t);
 void test_set(void *buf, size_t i, test_dtype t, float v);
 /* Softmax of one row of n values in float64, the way torch.softmax defines it (NaN rules included). */
 void test_reference_row(const double *in, double *out, int64_t n);
+
+/* A handle on the current GPU; with no GPU of the library's vendor, exits with HSM_SKIP_CODE so
+ * ctest reports the test as skipped (never as passed); on any other failure, exits with 1. */
+#define HIPSOFTMAX_EXPERIMENTAL
+#include <hipsoftmax/hipsoftmax.h>
+hipsoftmax_handle test_open_handle(void);
 
 #endif

@@ -8,19 +8,11 @@
 #include <stdio.h>
 
 #include "hsm_vendor.h"
+#include "reference.h"
 
 int main(void)
 {
-    hipsoftmax_handle h;
-    const hipsoftmax_status st = hipsoftmax_create(&h);
-    if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {
-        printf("no GPU for this build's vendor: skipped\n");
-        return HSM_SKIP_CODE;
-    }
-    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
-        fprintf(stderr, "hipsoftmax_create: %s\n", hipsoftmax_status_string(st));
-        return 1;
-    }
+    hipsoftmax_handle h = test_open_handle();
     char target[64];
     hipsoftmax_get_target(h, target, sizeof target);
     size_t n = 0;

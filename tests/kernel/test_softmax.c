@@ -174,16 +174,7 @@ int main(int argc, char **argv)
         return 2;
     }
     verbose = getenv("HSM_TEST_VERBOSE") != NULL;
-    hipsoftmax_handle h;
-    const hipsoftmax_status st = hipsoftmax_create(&h);
-    if (st == HIPSOFTMAX_STATUS_NO_DEVICE) {
-        printf("no GPU for this build's vendor: skipped\n");
-        return HSM_SKIP_CODE;
-    }
-    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
-        fprintf(stderr, "hipsoftmax_create: %s\n", hipsoftmax_status_string(st));
-        return 1;
-    }
+    hipsoftmax_handle h = test_open_handle();
     if (hipsoftmax_set_family(h, (hipsoftmax_family)fam) != HIPSOFTMAX_STATUS_SUCCESS)
         return 1;
 

@@ -121,7 +121,7 @@ static const char *family_name(hipsoftmax_family f)
 int main(int argc, char **argv)
 {
     hipsoftmax_dtype dt = HIPSOFTMAX_DTYPE_F32;
-    const char *dt_name = "fp32", *csv = NULL;
+    const char *dt_name = "fp32", *csv = NULL, *kernel = NULL;
     hipsoftmax_family fam = HIPSOFTMAX_FAMILY_AUTO;
     int64_t rows_list[64], cols_list[64];
     int nshapes = 0, reps = 50;
@@ -141,13 +141,15 @@ int main(int argc, char **argv)
             for (int k = 0; k <= 4; k++)
                 if (!strcmp(f, family_name((hipsoftmax_family)k)))
                     fam = (hipsoftmax_family)k;
+        } else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+            kernel = argv[++i];
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             reps = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv = argv[++i];
         } else {
             fprintf(stderr, "usage: %s [--dtype fp32|fp16|bf16] [--shape MxN]... [--family auto|warp|row|online|split]"
-                            " [--reps N] [--csv FILE]\n", argv[0]);
+                            " [--kernel NAME] [--reps N] [--csv FILE]\n", argv[0]);
             return 2;
         }
     }
@@ -164,6 +166,8 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK_HSM(hipsoftmax_set_family(h, fam));
+    if (kernel != NULL)
+        CHECK_HSM(hipsoftmax_set_kernel(h, kernel));
     hipStream_t s;
     CHECK(hipStreamCreate(&s));
     CHECK_HSM(hipsoftmax_set_stream(h, s));

@@ -138,7 +138,26 @@ __device__ __forceinline__ uint16_t hsm_float_to_half(float x)
     __builtin_memcpy(&h, &f, 2);
     return h;
 }
+/* Two floats to two fp16 (low, high), round to nearest even. */
+__device__ __forceinline__ uint32_t hsm_float2_to_half2(float lo, float hi)
+{
+    return (uint32_t)hsm_float_to_half(lo) | (uint32_t)hsm_float_to_half(hi) << 16;
+}
+/* Two floats to two bf16, round to nearest even, NaN stays NaN. No bf16 conversion instruction on
+ * CDNA before gfx950: integer rounding. */
+__device__ __forceinline__ uint32_t hsm_float_to_bf16_bits(float v)
+{
+    const uint32_t u = __float_as_uint(v);
+    return (u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
+__device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
+{
+    return hsm_float_to_bf16_bits(lo) | hsm_float_to_bf16_bits(hi) << 16;
+}
+/* Pause in a spin-wait so that waiting wavefronts leave issue slots and memory to the others. */
+__device__ __forceinline__ void hsm_spin_pause(void) { __builtin_amdgcn_s_sleep(1); }
 #  else /* NVIDIA */
+#    include <cuda_bf16.h>
 #    include <cuda_fp16.h>
 __device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
 {
@@ -152,6 +171,18 @@ __device__ __forceinline__ uint16_t hsm_float_to_half(float x)
 {
     return __half_as_ushort(__float2half_rn(x));
 }
+/* One cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 converts a pair (sm_80 and newer). */
+__device__ __forceinline__ uint32_t hsm_float2_to_half2(float lo, float hi)
+{
+    const __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t *>(&h);
+}
+__device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
+{
+    const __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t *>(&b);
+}
+__device__ __forceinline__ void hsm_spin_pause(void) { __nanosleep(64); }
 #  endif /* HSM_PLATFORM_AMD */
 
 #endif /* device part */

@@ -26,15 +26,15 @@ template <> __device__ __forceinline__ hsm_f16 hsm_from_float<hsm_f16>(float v)
 }
 template <> __device__ __forceinline__ hsm_bf16 hsm_from_float<hsm_bf16>(float v)
 {
-    /* Round to nearest even; a NaN keeps its sign and stays a (quiet) NaN instead of rounding to inf. */
-    uint32_t u = __float_as_uint(v);
     hsm_bf16 b;
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        b.bits = (uint16_t)((u >> 16) | 0x40u);
-    else
-        b.bits = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    b.bits = (uint16_t)hsm_float2_to_bf162(v, 0.0f);
     return b;
 }
+
+/* Stores convert 16-bit types in pairs: one conversion instruction per two elements where the
+ * hardware has one. */
+__device__ __forceinline__ uint32_t hsm_pair_from_float(float lo, float hi, hsm_f16) { return hsm_float2_to_half2(lo, hi); }
+__device__ __forceinline__ uint32_t hsm_pair_from_float(float lo, float hi, hsm_bf16) { return hsm_float2_to_bf162(lo, hi); }
 
 /* VEC elements moved by one access; 16-byte aligned when VEC elements make 16 bytes. */
 template <typename T, int VEC> struct alignas(sizeof(T) * VEC) hsm_pack { T v[VEC]; };
@@ -52,9 +52,17 @@ template <typename T, int VEC>
 __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 {
     hsm_pack<T, VEC> pk;
+    if constexpr (sizeof(T) == 2 && VEC % 2 == 0) {
+        uint32_t w[VEC / 2];
 #pragma unroll
-    for (int i = 0; i < VEC; i++)
-        pk.v[i] = hsm_from_float<T>(src[i] * mul);
+        for (int i = 0; i < VEC / 2; i++)
+            w[i] = hsm_pair_from_float(src[2 * i] * mul, src[2 * i + 1] * mul, T{});
+        __builtin_memcpy(&pk, w, sizeof pk);
+    } else {
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            pk.v[i] = hsm_from_float<T>(src[i] * mul);
+    }
     *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;
 }
 

@@ -31,8 +31,8 @@ __device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
             __threadfence();
             atomicAdd(bar + 1, 1u);
         } else {
-            while (*gen == g) {
-            }
+            while (*gen == g)
+                hsm_spin_pause();
         }
         __threadfence();
     }
@@ -129,26 +129,35 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
                                            (unsigned)a->smem_bytes, (hipStream_t)a->stream);
 }
 
-#define HSM_SPLIT_KERNEL(NAME, T, VEC, C)                                                             \
-    extern "C" __global__ void __launch_bounds__(HSM_SPLIT_MAX_BLOCK) NAME(hsm_args a)               \
+#define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND)                                                      \
+    extern "C" __global__ void __launch_bounds__(BOUND) NAME(hsm_args a)                              \
     {                                                                                                 \
         hsm_split_body<T, VEC, C>(a);                                                                 \
     }
-#define HSM_SPLIT_ENTRY(NAME, DT, VEC, C)                                                             \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, HSM_SPLIT_MAX_BLOCK, hsm_split_launch}
+#define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND)                                                      \
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch}
 
-/* 32 values per thread: the most a 1024-thread block keeps in registers without spilling (64 per thread). */
-HSM_SPLIT_KERNEL(hsm_split_f32_s, float, 1, 12)
-HSM_SPLIT_KERNEL(hsm_split_f32_v, float, 4, 24)
-HSM_SPLIT_KERNEL(hsm_split_f16_s, hsm_f16, 1, 12)
-HSM_SPLIT_KERNEL(hsm_split_f16_v, hsm_f16, 8, 24)
-HSM_SPLIT_KERNEL(hsm_split_bf16_s, hsm_bf16, 1, 12)
-HSM_SPLIT_KERNEL(hsm_split_bf16_v, hsm_bf16, 8, 24)
+/* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each, no
+ * spills), and 64 per thread in blocks of up to 256 (more of the row per block, so fewer blocks share a
+ * row and each group barrier covers more bytes). The plan picks whichever holds more of the row. */
+#define HSM_SPLIT_SET(SFX, T, DT, VEC)                                                                \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_s, T, 1, 12, 1024)                                             \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_v, T, VEC, 24, 1024)                                           \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 32, 256)                                             \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_vw, T, VEC, 64, 256)
+#define HSM_SPLIT_SET_ENTRIES(SFX, DT, VEC)                                                           \
+    HSM_SPLIT_ENTRY(hsm_split_##SFX##_s, DT, 1, 12, 1024), HSM_SPLIT_ENTRY(hsm_split_##SFX##_v, DT, VEC, 24, 1024), \
+        HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 32, 256),                                        \
+        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 64, 256)
+
+HSM_SPLIT_SET(f32, float, HSM_F32, 4)
+HSM_SPLIT_SET(f16, hsm_f16, HSM_F16, 8)
+HSM_SPLIT_SET(bf16, hsm_bf16, HSM_BF16, 8)
 
 static const hsm_kernel hsm_split_table[] = {
-    HSM_SPLIT_ENTRY(hsm_split_f32_s, HSM_F32, 1, 12),   HSM_SPLIT_ENTRY(hsm_split_f32_v, HSM_F32, 4, 24),
-    HSM_SPLIT_ENTRY(hsm_split_f16_s, HSM_F16, 1, 12),   HSM_SPLIT_ENTRY(hsm_split_f16_v, HSM_F16, 8, 24),
-    HSM_SPLIT_ENTRY(hsm_split_bf16_s, HSM_BF16, 1, 12), HSM_SPLIT_ENTRY(hsm_split_bf16_v, HSM_BF16, 8, 24),
+    HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_SPLIT_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_SPLIT_SET_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)

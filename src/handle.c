@@ -106,6 +106,18 @@ hipsoftmax_status hipsoftmax_set_family(hipsoftmax_handle h, hipsoftmax_family f
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+hipsoftmax_status hipsoftmax_set_kernel(hipsoftmax_handle h, const char *name)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    int known = name == NULL;
+    for (size_t i = 0; !known && i < h->n_kernels; i++)
+        known = strcmp(h->kernels[i].k->name, name) == 0;
+    HSM_RETURN_IF(!known, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    snprintf(h->forced_kernel, sizeof h->forced_kernel, "%s", name != NULL ? name : "");
+    memset(h->plans, 0, sizeof h->plans); /* cached plans were made under the old choice */
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
 hipsoftmax_status hipsoftmax_kernel_count(hipsoftmax_handle h, size_t *count)
 {
     HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);

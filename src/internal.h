@@ -69,6 +69,7 @@ struct hipsoftmax_context {
     int cooperative;               /* the device supports cooperative launches */
     hipsoftmax_stream stream;
     hipsoftmax_family forced;
+    char forced_kernel[64];        /* non-empty: plans use only this kernel (tuning, tests) */
     void *workspace;               /* SPLIT barrier words and partials; zeroed once at creation */
     int workspace_grid;            /* the largest grid the workspace serves */
     hsm_kernel_state *kernels;

@@ -28,7 +28,8 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 {
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
-        if (s->k->family == f && s->k->dtype == dt && s->k->vec == vec && s->have_meta)
+        if (s->k->family == f && s->k->dtype == dt && s->k->vec == vec && s->have_meta &&
+            (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
     return NULL;
 }
@@ -109,31 +110,36 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dty
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-/* SPLIT: the block size that puts the most co-resident blocks to work (larger blocks on ties); a row
- * gets as many blocks as its length needs, capped by what can be co-resident. Measured on an H200
- * (bench/results/h200-2026-11-21-*): 128-thread blocks, many per row, ran 1.3 to 1.8 times faster
- * than 1024-thread blocks, few per row, at M=4096, N=64K..256K and at M=4, 32 with long rows. */
+/* SPLIT: of every SPLIT kernel for the dtype and every block size it allows, the one that holds the
+ * most of the row on chip across the co-resident grid (fewest elements streamed twice), and on ties
+ * the most co-resident blocks. Measured on an H200 (bench/results/h200-2026-11-21.md): many small
+ * blocks per row beat few large ones of equal capacity (more groups in flight hide each group's
+ * barrier). A row gets as many blocks as its length needs, capped by what can be co-resident. */
 static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                     int64_t cols, hsm_plan *out)
 {
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec);
-    HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    int64_t best_grid = 0;
-    for (int block = s->k->max_block; block >= 128; block /= 2) {
-        const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, s, block);
-        const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
-        if (g == 0)
-            continue;
-        const int64_t k = min64(ceil_div(cols, (int64_t)block * s->k->cols_per_thread), g);
-        const int64_t grid = min64(g / k, rows) * k;
-        if (grid > best_grid) {
-            best_grid = grid;
-            out->ks = s;
-            out->block = block;
-            out->group_width = 0;
-            out->blocks_per_row = (int)k;
-            out->grid = (int)grid;
+    int64_t best_held = -1, best_grid = 0;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_SPLIT, dt, vec)) {
+        for (int block = s->k->max_block; block >= 128; block /= 2) {
+            const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, s, block);
+            const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
+            if (g == 0)
+                continue;
+            const int64_t chunk = (int64_t)block * s->k->cols_per_thread;
+            const int64_t k = min64(ceil_div(cols, chunk), g);
+            const int64_t groups = min64(g / k, rows);
+            const int64_t held = groups * min64(k * chunk, cols);
+            if (held > best_held || (held == best_held && groups * k > best_grid)) {
+                best_held = held;
+                best_grid = groups * k;
+                out->ks = s;
+                out->block = block;
+                out->group_width = 0;
+                out->blocks_per_row = (int)k;
+                out->grid = (int)(groups * k);
+            }
         }
     }
     HSM_RETURN_IF(best_grid == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
@@ -159,6 +165,11 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, hsm_dtype dt,
                                       int vec, int64_t rows, int64_t cols, hsm_plan *out)
 {
+    if (h->forced_kernel[0] != '\0') {
+        for (size_t i = 0; i < h->n_kernels; i++)
+            if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
+                family = (hipsoftmax_family)h->kernels[i].k->family;
+    }
     switch (family) {
     case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, dt, vec, rows, cols, out);

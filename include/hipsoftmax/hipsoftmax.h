@@ -176,6 +176,11 @@ typedef enum hipsoftmax_family {
  * NOT_SUPPORTED. For tests and benchmarks. */
 HIPSOFTMAX_API hipsoftmax_status hipsoftmax_set_family(hipsoftmax_handle handle, hipsoftmax_family family);
 
+/* Makes later plans on this handle use only the kernel of this name (its family's geometry rules
+ * still apply; a problem it cannot serve returns NOT_SUPPORTED). NULL restores the plan's choice.
+ * INVALID_VALUE for a name the library does not have. For tuning and tests. */
+HIPSOFTMAX_API hipsoftmax_status hipsoftmax_set_kernel(hipsoftmax_handle handle, const char *name);
+
 /* What the plan chose for a problem, and why. */
 typedef struct hipsoftmax_plan_info {
     hipsoftmax_family family;

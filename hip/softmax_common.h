@@ -70,9 +70,10 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 /* log2(e): exp(x) is computed as exp2(x * log2(e)), one hardware instruction on both vendors. */
 #define HSM_LOG2E 1.4426950408889634f
 
-/* max that propagates NaN, so that a NaN anywhere makes the whole row NaN (as torch.softmax does);
- * fmaxf would drop it. */
-__device__ __forceinline__ float hsm_max(float a, float b) { return (a != a || a > b) ? a : b; }
+/* The max ignores NaN (fmaxf, one instruction): a NaN reaches the row's result through the sum
+ * instead, since exp(NaN - m) is NaN for any m and every output is divided by the sum. So a NaN
+ * anywhere still makes the whole row NaN, as in torch.softmax. */
+__device__ __forceinline__ float hsm_max(float a, float b) { return fmaxf(a, b); }
 
 /* exp(x - m): a -inf m (every value so far is -inf) contributes nothing instead of NaN. Used where
  * partial results of part of a row are combined; a whole row of -inf still ends as NaN (0 / 0). */
@@ -117,6 +118,22 @@ __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t col
         if (col < cols)
             hsm_store<T, VEC>(yr + col, v + p * VEC, mul);
     }
+}
+
+/* Folds C values whose max is vmax into a running (max m, sum s) (the online normalizer). While
+ * every value so far is -inf the exponent shift is 0, so those terms are exp(-inf) = 0 rather than
+ * exp(-inf - -inf) = NaN; a NaN value still makes s NaN. */
+template <int C>
+__device__ __forceinline__ void hsm_online_fold(const float *v, float vmax, float &m, float &s)
+{
+    const float nm = hsm_max(m, vmax);
+    const float shift = nm == HSM_NEG_INF ? 0.0f : nm;
+    float t = 0.0f;
+#pragma unroll
+    for (int i = 0; i < C; i++)
+        t += hsm_exp(v[i], shift);
+    s = s * hsm_rescale(m, shift) + t;
+    m = nm;
 }
 
 /* Reductions across `width` lanes (a power of two <= HSM_WARP_SIZE); every lane gets the result. */

@@ -22,15 +22,8 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
         const T *xr = x + row * a.x_stride;
         float m = HSM_NEG_INF, s = 0.0f;
         for (int64_t col0 = 0; col0 < a.cols; col0 += step) {
-            const float nm = hsm_max(m, hsm_chunk_load<T, VEC, C>(xr, col0, a.cols, threadIdx.x, blockDim.x, v));
-            if (nm != HSM_NEG_INF) { /* all -inf so far: nothing to add, and exp(-inf - -inf) is NaN */
-                float t = 0.0f;
-#pragma unroll
-                for (int i = 0; i < C; i++)
-                    t += hsm_exp(v[i], nm);
-                s = s * hsm_rescale(m, nm) + t;
-            }
-            m = nm;
+            const float vmax = hsm_chunk_load<T, VEC, C>(xr, col0, a.cols, threadIdx.x, blockDim.x, v);
+            hsm_online_fold<C>(v, vmax, m, s);
         }
         const float mx = hsm_block_max(m, red_max);
         const float inv = 1.0f / hsm_block_sum(s * hsm_rescale(m, mx), red_sum);

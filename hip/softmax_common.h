@@ -176,6 +176,76 @@ __device__ __forceinline__ float hsm_block_sum(float v, float *scratch)
     return hsm_warp_sum(v, HSM_WARP_SIZE);
 }
 
+/* ---- chunks kept in their storage type ------------------------------------------------------------
+ * For kernels that load the next row while still working on the current one: the chunk stays in
+ * registers as loaded (half the registers for 16-bit types) and exp is evaluated twice per element,
+ * once for the sum and once for the output. Same layout as hsm_chunk_load with width = blockDim.x. */
+template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
+template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
+template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
+template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
+
+template <typename T, int VEC, int NP> struct hsm_raw { hsm_pack<T, VEC> p[NP]; };
+
+/* Issues the loads of a chunk (the chunk_load layout) without using them: nothing waits for the data
+ * until the values are first read. */
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ void hsm_raw_fetch(const T *xr, int64_t col0, int64_t cols, hsm_raw<T, VEC, NP> &r)
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
+        if (col < cols) {
+            r.p[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
+        } else {
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                r.p[p].v[i] = hsm_neg_inf_of<T>();
+        }
+    }
+}
+
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ float hsm_raw_max(const hsm_raw<T, VEC, NP> &r)
+{
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            m = hsm_max(m, hsm_to_float(r.p[p].v[i]));
+    return m;
+}
+
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ float hsm_raw_sumexp(const hsm_raw<T, VEC, NP> &r, float shift)
+{
+    float s = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            s += hsm_exp(hsm_to_float(r.p[p].v[i]), shift);
+    return s;
+}
+
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ void hsm_raw_store(T *yr, int64_t col0, int64_t cols, const hsm_raw<T, VEC, NP> &r,
+                                              float mx, float inv)
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
+        if (col < cols) {
+            float v[VEC];
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                v[i] = hsm_exp(hsm_to_float(r.p[p].v[i]), mx);
+            hsm_store<T, VEC>(yr + col, v, inv);
+        }
+    }
+}
+
 /* The kernel argument block, shared by all families. */
 struct hsm_args {
     const void *x;

@@ -116,75 +116,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 
 /* ---- pipelined variant ----------------------------------------------------------------------------
  * The same algorithm, with the next row's chunk loaded before the group barrier of the current one, so
- * DRAM latency hides behind the barrier instead of adding to it. The chunk stays in registers in its
- * storage type (half the registers for 16-bit types) and exp is evaluated twice per element, once for
- * the block's sum and once for the output: two registers' worth of chunk per thread buy the overlap. */
-template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
-template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
-template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
-template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
-
-template <typename T, int VEC, int NP> struct hsm_raw { hsm_pack<T, VEC> p[NP]; };
-
-/* Issues the loads of a chunk (the chunk_load layout) without using them: nothing waits for the data
- * until the values are first read. */
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ void hsm_raw_fetch(const T *xr, int64_t col0, int64_t cols, hsm_raw<T, VEC, NP> &r)
-{
-#pragma unroll
-    for (int p = 0; p < NP; p++) {
-        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
-        if (col < cols) {
-            r.p[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
-        } else {
-#pragma unroll
-            for (int i = 0; i < VEC; i++)
-                r.p[p].v[i] = hsm_neg_inf_of<T>();
-        }
-    }
-}
-
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ float hsm_raw_max(const hsm_raw<T, VEC, NP> &r)
-{
-    float m = HSM_NEG_INF;
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-#pragma unroll
-        for (int i = 0; i < VEC; i++)
-            m = hsm_max(m, hsm_to_float(r.p[p].v[i]));
-    return m;
-}
-
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ float hsm_raw_sumexp(const hsm_raw<T, VEC, NP> &r, float shift)
-{
-    float s = 0.0f;
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-#pragma unroll
-        for (int i = 0; i < VEC; i++)
-            s += hsm_exp(hsm_to_float(r.p[p].v[i]), shift);
-    return s;
-}
-
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ void hsm_raw_store(T *yr, int64_t col0, int64_t cols, const hsm_raw<T, VEC, NP> &r,
-                                              float mx, float inv)
-{
-#pragma unroll
-    for (int p = 0; p < NP; p++) {
-        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
-        if (col < cols) {
-            float v[VEC];
-#pragma unroll
-            for (int i = 0; i < VEC; i++)
-                v[i] = hsm_exp(hsm_to_float(r.p[p].v[i]), mx);
-            hsm_store<T, VEC>(yr + col, v, inv);
-        }
-    }
-}
-
+ * DRAM latency hides behind the barrier instead of adding to it (hsm_raw_*, softmax_common.h). */
 /* Everything the pipelined rows share, computed once per launch. */
 struct hsm_splitp_ctx {
     int k, j;
@@ -284,34 +216,36 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
                                            (unsigned)a->smem_bytes, (hipStream_t)a->stream);
 }
 
-#define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND)                                                      \
-    extern "C" __global__ void __launch_bounds__(BOUND) NAME(hsm_args a)                              \
+/* Register budget: blocks of up to BOUND threads, at least MINB of them per SM/CU (256-thread
+ * kernels: 2, so at most 128 registers and 16 warps resident for latency hiding). */
+#define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB)                                                \
+    extern "C" __global__ void __launch_bounds__(BOUND, MINB) NAME(hsm_args a)                        \
     {                                                                                                 \
         hsm_split_body<T, VEC, C>(a);                                                                 \
     }
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND)                                                      \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch}
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch, 0}
 
 /* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each, no
  * spills), and 64 per thread in blocks of up to 256 (more of the row per block, so fewer blocks share a
  * row and each group barrier covers more bytes). The plan picks whichever holds more of the row. */
-#define HSM_SPLITP_KERNEL(NAME, T, VEC, NP, BOUND)                                                    \
-    extern "C" __global__ void __launch_bounds__(BOUND) NAME(hsm_args a)                              \
+#define HSM_SPLITP_KERNEL(NAME, T, VEC, NP, BOUND, MINB)                                              \
+    extern "C" __global__ void __launch_bounds__(BOUND, MINB) NAME(hsm_args a)                        \
     {                                                                                                 \
         hsm_splitp_body<T, VEC, NP>(a);                                                               \
     }
 
 #define HSM_SPLIT_SET(SFX, T, DT, VEC)                                                                \
-    HSM_SPLITP_KERNEL(hsm_split_##SFX##_vp, T, VEC, 32 / VEC, 256)                                    \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_s, T, 1, 12, 1024)                                             \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_v, T, VEC, 24, 1024)                                           \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 32, 256)                                             \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_vw, T, VEC, 64, 256)
+    HSM_SPLITP_KERNEL(hsm_split_##SFX##_vp, T, VEC, 32 / VEC, 256, 2)                                 \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_s, T, 1, 12, 1024, 1)                                          \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_v, T, VEC, 24, 1024, 1)                                        \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 32, 256, 2)                                          \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_vw, T, VEC, 64, 256, 2)
 #define HSM_SPLIT_SET_ENTRIES(SFX, DT, VEC)                                                           \
     HSM_SPLIT_ENTRY(hsm_split_##SFX##_s, DT, 1, 12, 1024), HSM_SPLIT_ENTRY(hsm_split_##SFX##_v, DT, VEC, 24, 1024), \
         HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 32, 256),                                        \
         HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 64, 256),                                      \
-        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vp, DT, VEC, 32, 256)
+        {"hsm_split_" #SFX "_vp", (const void *)hsm_split_##SFX##_vp, HSM_FAMILY_SPLIT, DT, VEC, 32, 256, hsm_split_launch, 1}
 
 HSM_SPLIT_SET(f32, float, HSM_F32, 4)
 HSM_SPLIT_SET(f16, hsm_f16, HSM_F16, 8)

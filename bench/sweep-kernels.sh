@@ -12,10 +12,10 @@ for dt in f32 bf16; do
   long=(--shape 4096x32768 --shape 4096x65536 --shape 4096x131072 --shape 4096x262144)
   few=(--shape 4x8388608 --shape 32x1048576)
   "$bench" --dtype $name "${mid[@]}" "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\|' > "$out/$dt-auto.md"
-  for k in row_${dt}_v8 row_${dt}_v16 row_${dt}_v32 row_${dt}_p8 row_${dt}_p16; do
+  for k in row_${dt}_v8 row_${dt}_v16 row_${dt}_v32; do
     "$bench" --dtype $name --kernel hsm_$k "${mid[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done
-  for k in split_${dt}_v split_${dt}_vw split_${dt}_vp online_${dt}_v; do
+  for k in split_${dt}_v split_${dt}_vw online_${dt}_v; do
     "$bench" --dtype $name --kernel hsm_$k "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done
 done

@@ -48,7 +48,6 @@ struct hsm_kernel {
     int cols_per_thread;           /* row elements a thread keeps in registers; 0 = none (ONLINE) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */
     int (*launch)(const hsm_kernel *k, const hsm_launch *a); /* returns a hipError_t */
-    int pipelined;                 /* loads the next row while finishing the current one */
 };
 
 /* The kernels of each family compiled into this library. */

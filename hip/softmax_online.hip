@@ -49,7 +49,7 @@ static int hsm_online_launch(const hsm_kernel *k, const hsm_launch *a)
         hsm_online_body<T, VEC>(a);                                                                   \
     }
 #define HSM_ONLINE_ENTRY(NAME, DT, VEC)                                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, DT, VEC, 0, HSM_ONLINE_BLOCK, hsm_online_launch, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, DT, VEC, 0, HSM_ONLINE_BLOCK, hsm_online_launch}
 
 HSM_ONLINE_KERNEL(hsm_online_f32_s, float, 1)
 HSM_ONLINE_KERNEL(hsm_online_f32_v, float, 4)

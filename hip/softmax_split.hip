@@ -114,100 +114,6 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     }
 }
 
-/* ---- pipelined variant ----------------------------------------------------------------------------
- * The same algorithm, with the next row's chunk loaded before the group barrier of the current one, so
- * DRAM latency hides behind the barrier instead of adding to it (hsm_raw_*, softmax_common.h). */
-/* Everything the pipelined rows share, computed once per launch. */
-struct hsm_splitp_ctx {
-    int k, j;
-    int64_t g, ngroups, col0, resident, tile, ntiles;
-    unsigned *bar;
-    volatile float *part;
-};
-
-/* One row: `cur` holds its chunk (already fetched); the chunk of row + ngroups goes into `nxt`. */
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ void hsm_splitp_row(const hsm_args &a, const hsm_splitp_ctx &c, int64_t row, int parity,
-                                               const hsm_raw<T, VEC, NP> &cur, hsm_raw<T, VEC, NP> &nxt,
-                                               float *red_max, float *red_sum)
-{
-    constexpr int U = VEC * HSM_SPLIT_UNROLL;
-    const T *xr = (const T *)a.x + row * a.x_stride;
-    T *yr = (T *)a.y + row * a.y_stride;
-    float w[U];
-    float om = HSM_NEG_INF, os = 0.0f;
-    for (int64_t t = 0; t < c.ntiles; t++) {
-        const int64_t t0 = c.resident + (t * c.k + c.j) * c.tile;
-        const float wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
-        hsm_online_fold<U>(w, wmax, om, os);
-    }
-    const float bm = hsm_block_max(hsm_max(hsm_raw_max(cur), om), red_max);
-    const float shift = bm == HSM_NEG_INF ? 0.0f : bm;
-    const float bs = hsm_block_sum(os * hsm_rescale(om, shift) + hsm_raw_sumexp(cur, shift), red_sum);
-    volatile float *mine = c.part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
-    if (threadIdx.x == 0) {
-        mine[0] = bm;
-        mine[1] = bs;
-    }
-    if (row + c.ngroups < a.rows)
-        hsm_raw_fetch(xr + c.ngroups * a.x_stride, c.col0, a.cols, nxt);
-    hsm_group_barrier(c.bar, (unsigned)c.k);
-
-    volatile float *grp = c.part + 2 * ((size_t)parity * gridDim.x + (size_t)c.g * c.k);
-    float pm = HSM_NEG_INF;
-    for (int i = threadIdx.x; i < c.k; i += blockDim.x)
-        pm = hsm_max(pm, grp[2 * i]);
-    const float mx = hsm_block_max(pm, red_max);
-    float ps = 0.0f;
-    for (int i = threadIdx.x; i < c.k; i += blockDim.x)
-        ps += grp[2 * i + 1] * hsm_rescale(grp[2 * i], mx);
-    const float inv = 1.0f / hsm_block_sum(ps, red_sum);
-    hsm_raw_store(yr, c.col0, a.cols, cur, mx, inv);
-    for (int64_t t = c.ntiles - 1; t >= 0; t--) {
-        const int64_t t0 = c.resident + (t * c.k + c.j) * c.tile;
-        hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
-#pragma unroll
-        for (int i = 0; i < U; i++)
-            w[i] = hsm_exp(w[i], mx);
-        hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, inv);
-    }
-}
-
-template <typename T, int VEC, int NP>
-__device__ __forceinline__ void hsm_splitp_body(const hsm_args a)
-{
-    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
-    hsm_splitp_ctx c;
-    c.k = a.blocks_per_row;
-    c.ngroups = gridDim.x / c.k;
-    c.g = blockIdx.x / c.k;
-    c.j = blockIdx.x % c.k;
-    if (c.g >= c.ngroups)
-        return;
-    c.bar = a.workspace + 2 * c.g;
-    c.part = (volatile float *)(a.workspace + 2 * (size_t)a.workspace_blocks);
-    const int64_t chunk = (int64_t)blockDim.x * NP * VEC;
-    c.col0 = c.j * chunk;
-    c.resident = chunk * c.k;
-    c.tile = (int64_t)blockDim.x * VEC * HSM_SPLIT_UNROLL;
-    c.ntiles = a.cols > c.resident + c.j * c.tile
-                   ? (a.cols - c.resident - c.j * c.tile + c.k * c.tile - 1) / (c.k * c.tile)
-                   : 0;
-    hsm_raw<T, VEC, NP> ra, rb;
-    int64_t row = c.g;
-    if (row < a.rows)
-        hsm_raw_fetch((const T *)a.x + row * a.x_stride, c.col0, a.cols, ra);
-    /* Two rows per trip, so the two buffers trade places without a copy. */
-    for (int parity = 0; row < a.rows; row += 2 * c.ngroups) {
-        hsm_splitp_row(a, c, row, parity, ra, rb, red_max, red_sum);
-        parity ^= 1;
-        if (row + c.ngroups >= a.rows)
-            break;
-        hsm_splitp_row(a, c, row + c.ngroups, parity, rb, ra, red_max, red_sum);
-        parity ^= 1;
-    }
-}
-
 static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
 {
     hsm_args args = hsm_args_from(a);
@@ -224,19 +130,12 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
         hsm_split_body<T, VEC, C>(a);                                                                 \
     }
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND)                                                      \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch}
 
 /* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each, no
  * spills), and 64 per thread in blocks of up to 256 (more of the row per block, so fewer blocks share a
  * row and each group barrier covers more bytes). The plan picks whichever holds more of the row. */
-#define HSM_SPLITP_KERNEL(NAME, T, VEC, NP, BOUND, MINB)                                              \
-    extern "C" __global__ void __launch_bounds__(BOUND, MINB) NAME(hsm_args a)                        \
-    {                                                                                                 \
-        hsm_splitp_body<T, VEC, NP>(a);                                                               \
-    }
-
 #define HSM_SPLIT_SET(SFX, T, DT, VEC)                                                                \
-    HSM_SPLITP_KERNEL(hsm_split_##SFX##_vp, T, VEC, 32 / VEC, 256, 2)                                 \
     HSM_SPLIT_KERNEL(hsm_split_##SFX##_s, T, 1, 12, 1024, 1)                                          \
     HSM_SPLIT_KERNEL(hsm_split_##SFX##_v, T, VEC, 24, 1024, 1)                                        \
     HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 32, 256, 2)                                          \
@@ -244,8 +143,7 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
 #define HSM_SPLIT_SET_ENTRIES(SFX, DT, VEC)                                                           \
     HSM_SPLIT_ENTRY(hsm_split_##SFX##_s, DT, 1, 12, 1024), HSM_SPLIT_ENTRY(hsm_split_##SFX##_v, DT, VEC, 24, 1024), \
         HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 32, 256),                                        \
-        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 64, 256),                                      \
-        {"hsm_split_" #SFX "_vp", (const void *)hsm_split_##SFX##_vp, HSM_FAMILY_SPLIT, DT, VEC, 32, 256, hsm_split_launch, 1}
+        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 64, 256)
 
 HSM_SPLIT_SET(f32, float, HSM_F32, 4)
 HSM_SPLIT_SET(f16, hsm_f16, HSM_F16, 8)

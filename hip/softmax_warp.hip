@@ -50,7 +50,7 @@ static int hsm_warp_launch(const hsm_kernel *k, const hsm_launch *a)
         hsm_warp_body<T, VEC, C>(a);                                                                  \
     }
 #define HSM_WARP_ENTRY(NAME, DT, VEC, C)                                                              \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, DT, VEC, C, HSM_WARP_BLOCK, hsm_warp_launch, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, DT, VEC, C, HSM_WARP_BLOCK, hsm_warp_launch}
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. */

@@ -5,11 +5,21 @@
 
 #include "internal.h"
 
-/* A ROW block aims at this many threads: enough elements per thread for 16-byte accesses to be in
- * flight, small enough that several blocks share an SM/CU and hide each other's reductions. */
-#define HSM_ROW_TARGET_BLOCK 512
-/* ROW needs this many rows per CU/SM before it beats SPLIT: with fewer, most CUs would idle. */
-#define HSM_ROW_MIN_ROWS_PER_CU 2
+/* Thresholds chosen from bench/sweep-kernels.sh on an H200 (bench/results/h200-2026-11-21.md), each
+ * family and kernel forced on the same shapes in one run:
+ * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
+ * - ROW blocks of at most 512 threads, each thread holding at least 32 bytes of the row (two 16-byte
+ *   accesses): 1024-thread ROW blocks (one per SM) ran at about half the copy bandwidth, and 16-byte
+ *   chunks per thread were 5-15% slower than 32- or 64-byte ones.
+ * - Rows longer than that, many of them: ONLINE. With a row per SM its second read mostly hits L2:
+ *   at M=4096, N=32K..256K it ran at 58-75% of the copy bandwidth, within 6% of the best SPLIT
+ *   kernel for fp32 and 1.6x faster than SPLIT for bf16.
+ * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
+#define HSM_WARP_MAX_COLS 512
+#define HSM_ROW_MAX_BLOCK 512
+#define HSM_ROW_MIN_BYTES_PER_THREAD 32
+#define HSM_MANY_ROWS_PER_CU 2
+#define HSM_SPLIT_MIN_COLS 4096
 
 static int occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block)
 {
@@ -68,23 +78,34 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
+/* ROW: the smallest per-thread chunk of at least HSM_ROW_MIN_BYTES_PER_THREAD bytes that covers the
+ * row with at most HSM_ROW_MAX_BLOCK threads; failing that, the smallest chunk that covers it with
+ * any block the kernel allows. */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    const hsm_kernel_state *pick = NULL;
-    int pick_block = 0;
+    const int es = dt == HSM_F32 ? 4 : 2;
+    const hsm_kernel_state *pick = NULL, *fallback = NULL;
+    int pick_block = 0, fallback_block = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec)) {
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
         if (block > s->k->max_block || occupancy(h, s, (int)block) == 0)
             continue;
-        if (pick == NULL || pick_block > HSM_ROW_TARGET_BLOCK) {
+        if (fallback == NULL) {
+            fallback = s;
+            fallback_block = (int)block;
+        }
+        if (block <= HSM_ROW_MAX_BLOCK && s->k->cols_per_thread * es >= HSM_ROW_MIN_BYTES_PER_THREAD) {
             pick = s;
             pick_block = (int)block;
-        }
-        if (block <= HSM_ROW_TARGET_BLOCK)
             break;
+        }
+    }
+    if (pick == NULL) {
+        pick = fallback;
+        pick_block = fallback_block;
     }
     HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     out->ks = pick;
@@ -93,6 +114,13 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
     out->blocks_per_row = 1;
     out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block));
     return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+/* Whether ROW holds a row of `cols` within its preferred block size. */
+static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t cols)
+{
+    const int c = max_cols_per_thread(h, HSM_FAMILY_ROW, dt, vec);
+    return c > 0 && cols <= (int64_t)HSM_ROW_MAX_BLOCK * c;
 }
 
 static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
@@ -149,17 +177,17 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                    int64_t cols, hsm_plan *out)
 {
-    const int64_t warp_cap = (int64_t)h->dev.warp_size * max_cols_per_thread(h, HSM_FAMILY_WARP, dt, vec);
-    if (cols <= warp_cap && plan_warp(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    const int few_rows = rows < (int64_t)h->dev.num_cus * HSM_ROW_MIN_ROWS_PER_CU;
-    if (!(few_rows && h->cooperative) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
+    if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS) &&
+        plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_online(h, dt, vec, rows, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    return plan_online(h, dt, vec, rows, out);
+    return plan_warp(h, dt, vec, rows, cols, out);
 }
 
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, hsm_dtype dt,

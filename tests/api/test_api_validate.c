@@ -187,6 +187,9 @@ static void test_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_SPLIT), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT_STATUS(hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_AUTO), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "no_such_kernel"), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_set_kernel(NULL, NULL), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
     size_t n = 0;
     EXPECT_STATUS(hipsoftmax_kernel_count(h, &n), HIPSOFTMAX_STATUS_SUCCESS);
     hipsoftmax_kernel_info ki;

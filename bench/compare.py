@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Side-by-side softmax bandwidth on one NVIDIA GPU: hipsoftmax (through ctypes, on torch's current
+stream), torch.softmax, torch.compile(torch.softmax) and the Triton fused-softmax tutorial's persistent
+kernel (re-implemented here from the tutorial's description), all timed the same way in one process.
+
+Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s = 2*M*N*bytes/t.
+The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
+
+Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR
+Writes OUT_DIR/compare-<device>-<date>.md and .csv, and a .png plot per dtype if matplotlib is there.
+"""
+import ctypes
+import datetime
+import os
+import sys
+
+import torch
+import triton
+import triton.language as tl
+from triton.runtime import driver
+
+F32, F16, BF16 = 150, 151, 152
+DTYPES = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16}
+
+
+class HipSoftmax:
+    """The C API through ctypes; one handle, bound to torch's current stream at each call."""
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.hipsoftmax_status_string.restype = ctypes.c_char_p
+        self.lib.hipsoftmax_softmax.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
+                                                ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+        self.lib.hipsoftmax_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        self.handle = ctypes.c_void_p()
+        self.check(self.lib.hipsoftmax_create(ctypes.byref(self.handle)))
+
+    def check(self, status):
+        if status != 0:
+            raise RuntimeError("hipsoftmax: " + self.lib.hipsoftmax_status_string(status).decode())
+
+    def __call__(self, x, y):
+        self.check(self.lib.hipsoftmax_set_stream(self.handle, torch.cuda.current_stream().cuda_stream))
+        m, n = x.shape
+        self.check(self.lib.hipsoftmax_softmax(self.handle, DTYPES[x.dtype], m, n, x.data_ptr(), x.stride(0),
+                                               y.data_ptr(), y.stride(0)))
+        return y
+
+
+@triton.jit
+def _tutorial_softmax(y_ptr, x_ptr, x_stride, y_stride, n_rows, n_cols, BLOCK: tl.constexpr,
+                      STAGES: tl.constexpr):
+    # Persistent programs: each takes rows pid, pid + nprog, ... and holds one row in SRAM.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    for row in tl.range(pid, n_rows, nprog, num_stages=STAGES):
+        cols = tl.arange(0, BLOCK)
+        inside = cols < n_cols
+        v = tl.load(x_ptr + row * x_stride + cols, mask=inside, other=-float("inf")).to(tl.float32)
+        e = tl.exp(v - tl.max(v, axis=0))
+        out = e / tl.sum(e, axis=0)
+        tl.store(y_ptr + row * y_stride + cols, out.to(y_ptr.dtype.element_ty), mask=inside)
+
+
+class TritonTutorial:
+    """The tutorial's launch: 8 warps, grid = min(SMs * occupancy, rows), occupancy from the compiled
+    kernel's registers and shared memory by the tutorial's NVIDIA formula."""
+
+    def __init__(self):
+        props = driver.active.utils.get_device_properties(torch.cuda.current_device())
+        self.sms = props["multiprocessor_count"]
+        self.regs = props["max_num_regs"]
+        self.smem = props["max_shared_mem"]
+        self.warp = props.get("warpSize", 32)
+        self.cache = {}
+
+    def __call__(self, x, y):
+        m, n = x.shape
+        if n > 65536:  # a whole row in one program's SRAM: the tutorial's own limit, well before this
+            raise RuntimeError("row longer than the tutorial kernel can hold")
+        block = triton.next_power_of_2(n)
+        stages = 4 if self.smem > 200000 else 2
+        key = (block, x.dtype)
+        if key not in self.cache:
+            k = _tutorial_softmax.warmup(y, x, x.stride(0), y.stride(0), m, n, BLOCK=block, STAGES=stages,
+                                         num_warps=8, grid=(1,))
+            k._init_handles()
+            occ = self.regs // (k.n_regs * self.warp * 8)
+            if k.metadata.shared:
+                occ = min(occ, self.smem // k.metadata.shared)
+            self.cache[key] = (k, max(occ, 0))
+        k, occ = self.cache[key]
+        if occ == 0:
+            raise RuntimeError("tutorial kernel cannot launch (occupancy 0)")
+        k[(min(self.sms * occ, m), 1, 1)](y, x, x.stride(0), y.stride(0), m, n, block, stages)
+        return y
+
+
+def bench_ms(fn):
+    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+
+
+def main():
+    lib_path, out_dir = sys.argv[1], sys.argv[2]
+    os.makedirs(out_dir, exist_ok=True)
+    dev = torch.cuda.get_device_name()
+    date = datetime.date.today().isoformat()
+    hs = HipSoftmax(lib_path)
+    tut = TritonTutorial()
+    compiled = torch.compile(lambda t: torch.softmax(t, dim=-1))
+    providers = {
+        "hipsoftmax": lambda x, y: hs(x, y),
+        "torch.softmax": lambda x, y: torch.softmax(x, dim=-1),
+        "torch.compile": lambda x, y: compiled(x),
+        "triton tutorial": lambda x, y: tut(x, y),
+    }
+    big = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
+    big2 = torch.empty_like(big)
+    copy_gbs = 2 * big.numel() * 4 / (bench_ms(lambda: big2.copy_(big)) * 1e6)
+    del big, big2
+
+    shapes = []
+    for n in [128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]:
+        shapes.append((torch.float32, 4096, n))
+    for n in [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]:
+        shapes.append((torch.bfloat16, 4096, n))
+    for n in [1024, 4096, 16384, 65536]:
+        shapes.append((torch.float16, 4096, n))
+    for n in (128, 256, 512, 1024):
+        shapes.append((torch.float32, 1024, n))
+    shapes += [(torch.float32, 32, 1 << 20), (torch.float32, 4, 1 << 23)]
+
+    rows = []
+    for dt, m, n in shapes:
+        torch.manual_seed(0)
+        x = torch.randn(m, n, device="cuda", dtype=dt)
+        y = torch.empty_like(x)
+        ref = torch.softmax(x.float(), dim=-1)
+        hs(x, y)
+        torch.cuda.synchronize()
+        err = (y.float() - ref).abs().max().item()
+        res = {}
+        for name, fn in providers.items():
+            try:
+                res[name] = 2 * m * n * x.element_size() / (bench_ms(lambda: fn(x, y)) * 1e6)
+            except Exception as e:  # the tutorial kernel runs out of shared memory on long rows
+                res[name] = None
+                print(f"{name} {m}x{n} {dt}: {type(e).__name__}: {str(e)[:80]}", file=sys.stderr)
+        rows.append((str(dt).replace("torch.", ""), m, n, err, res))
+        line = " ".join(f"{k}={v:.0f}" if v else f"{k}=fail" for k, v in res.items())
+        print(f"{rows[-1][0]} {m}x{n} maxerr={err:.2e} {line}", flush=True)
+        del x, y, ref
+        torch.cuda.empty_cache()
+
+    base = os.path.join(out_dir, f"compare-{dev.replace(' ', '_')}-{date}")
+    names = list(providers)
+    with open(base + ".csv", "w") as f:
+        f.write("device,dtype,rows,cols,max_abs_err_hipsoftmax,copy_gbs," + ",".join(names) + "\n")
+        for dt, m, n, err, res in rows:
+            f.write(f"{dev},{dt},{m},{n},{err:.3e},{copy_gbs:.0f}," +
+                    ",".join("" if res[k] is None else f"{res[k]:.1f}" for k in names) + "\n")
+    with open(base + ".md", "w") as f:
+        f.write(f"# Softmax bandwidth on {dev}, {date}\n\n")
+        f.write(f"GB/s (2*M*N*bytes / median do_bench time, L2 flushed) and share of the device-to-device copy "
+                f"bandwidth measured in the same process ({copy_gbs:.0f} GB/s). Bold: fastest. "
+                f"max err: hipsoftmax against torch.softmax in fp32.\n\n")
+        f.write("| dtype | M | N | max err | " + " | ".join(names) + " |\n")
+        f.write("|---|---:|---:|---:|" + "---:|" * len(names) + "\n")
+        for dt, m, n, err, res in rows:
+            best = max((v for v in res.values() if v), default=None)
+            cells = []
+            for k in names:
+                v = res[k]
+                c = "fail" if v is None else f"{v:.0f} ({100 * v / copy_gbs:.0f}%)"
+                cells.append(f"**{c}**" if v is not None and v == best else c)
+            f.write(f"| {dt} | {m} | {n} | {err:.1e} | " + " | ".join(cells) + " |\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        for dtn in ("float32", "bfloat16", "float16"):
+            pts = [(n, res) for dt, m, n, err, res in rows if dt == dtn and m == 4096]
+            fig, ax = plt.subplots(figsize=(8, 5))
+            for k in names:
+                xs = [n for n, r in pts if r[k]]
+                ax.plot(xs, [r[k] for n, r in pts if r[k]], marker="o", label=k)
+            ax.axhline(copy_gbs, color="gray", linestyle="--", label="D2D copy")
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("N (columns), M = 4096")
+            ax.set_ylabel("GB/s")
+            ax.set_title(f"softmax {dtn}, {dev}, {date}")
+            ax.legend()
+            fig.savefig(f"{base}-{dtn}.png", dpi=110, bbox_inches="tight")
+    except ImportError:
+        print("matplotlib not available: no plot", file=sys.stderr)
+    print("wrote", base + ".md")
+
+
+if __name__ == "__main__":
+    main()

@@ -156,6 +156,15 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
 }
 /* Pause in a spin-wait so that waiting wavefronts leave issue slots and memory to the others. */
 __device__ __forceinline__ void hsm_spin_pause(void) { __builtin_amdgcn_s_sleep(1); }
+/* A 16-byte store of data nothing reads back soon: marked non-temporal so it does not push rows
+ * still to be re-read out of the cache. */
+__device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
+{
+    typedef unsigned int u4 __attribute__((ext_vector_type(4)));
+    u4 v;
+    __builtin_memcpy(&v, src, 16);
+    __builtin_nontemporal_store(v, (u4 *)p);
+}
 #  else /* NVIDIA */
 #    include <cuda_bf16.h>
 #    include <cuda_fp16.h>
@@ -183,6 +192,14 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
     return *reinterpret_cast<const uint32_t *>(&b);
 }
 __device__ __forceinline__ void hsm_spin_pause(void) { __nanosleep(64); }
+/* A 16-byte store of data nothing reads back soon: st.global.cs (evict first), so it does not push
+ * rows still to be re-read out of L2. */
+__device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
+{
+    uint4 v;
+    __builtin_memcpy(&v, src, 16);
+    __stcs(reinterpret_cast<uint4 *>(p), v);
+}
 #  endif /* HSM_PLATFORM_AMD */
 
 #endif /* device part */

@@ -63,7 +63,10 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
         for (int i = 0; i < VEC; i++)
             pk.v[i] = hsm_from_float<T>(src[i] * mul);
     }
-    *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;
+    if constexpr (sizeof(pk) == 16)
+        hsm_store16_streaming(p, &pk);
+    else
+        *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;
 }
 
 #define HSM_NEG_INF (-__int_as_float(0x7f800000))

@@ -28,7 +28,8 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
         const float mx = hsm_block_max(m, red_max);
         const float inv = 1.0f / hsm_block_sum(s * hsm_rescale(m, mx), red_sum);
         T *yr = y + row * a.y_stride;
-        for (int64_t col0 = 0; col0 < a.cols; col0 += step) {
+        /* Backwards: the end of the row was read last, so it is the part most likely still in L2. */
+        for (int64_t col0 = (a.cols - 1) / step * step; col0 >= 0; col0 -= step) {
             hsm_chunk_load<T, VEC, C>(xr, col0, a.cols, threadIdx.x, blockDim.x, v);
 #pragma unroll
             for (int i = 0; i < C; i++)

@@ -36,6 +36,7 @@ typedef struct hsm_launch {
     int blocks_per_row;            /* SPLIT: blocks sharing a row (>= 1) */
     void *workspace;               /* SPLIT: hsm_split_workspace_bytes(workspace_blocks) bytes, zeroed once */
     int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
+    int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
 } hsm_launch;
 
 typedef struct hsm_kernel hsm_kernel;
@@ -45,7 +46,7 @@ struct hsm_kernel {
     hsm_family family;
     hsm_dtype dtype;
     int vec;                       /* elements per memory access: 16 bytes' worth, or 1 (any alignment) */
-    int cols_per_thread;           /* row elements a thread keeps in registers; 0 = none (ONLINE) */
+    int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */
     int (*launch)(const hsm_kernel *k, const hsm_launch *a); /* returns a hipError_t */
 };

@@ -188,6 +188,7 @@ struct hsm_args {
     int blocks_per_row;
     unsigned *workspace;
     int workspace_blocks;
+    int cached_tiles;
 };
 
 static inline hsm_args hsm_args_from(const hsm_launch *a)
@@ -203,6 +204,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.blocks_per_row = a->blocks_per_row;
     k.workspace = (unsigned *)a->workspace;
     k.workspace_blocks = a->workspace_blocks;
+    k.cached_tiles = a->cached_tiles;
     return k;
 }
 

@@ -134,7 +134,8 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.y_stride = p->y_row_stride;
     a.grid = plan->grid;
     a.block = plan->block;
-    a.smem_bytes = 0;
+    a.smem_bytes = plan->smem_bytes;
+    a.cached_tiles = plan->cached_tiles;
     a.stream = h->stream;
     a.group_width = plan->group_width;
     a.blocks_per_row = plan->blocks_per_row;

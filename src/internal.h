@@ -49,6 +49,8 @@ typedef struct hsm_kernel_state {
 typedef struct hsm_plan {
     const hsm_kernel_state *ks;
     int grid, block, group_width, blocks_per_row;
+    int cached_tiles;              /* ONLINE: row tiles kept in shared memory */
+    size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 
 #define HSM_PLAN_CACHE 64

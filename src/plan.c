@@ -21,12 +21,17 @@
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
 
-static int occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block)
+static int occupancy_smem(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block, size_t dyn)
 {
     arch_occupancy occ;
-    if (block > ks->k->max_block || arch_occupancy_exact(&h->dev, &ks->meta, block, 0, NULL, &occ) != ARCH_OK)
+    if (block > ks->k->max_block || arch_occupancy_exact(&h->dev, &ks->meta, block, dyn, NULL, &occ) != ARCH_OK)
         return 0;
     return occ.blocks_per_cu;
+}
+
+static int occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block)
+{
+    return occupancy_smem(h, ks, block, 0);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -123,17 +128,30 @@ static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, i
     return c > 0 && cols <= (int64_t)HSM_ROW_MAX_BLOCK * c;
 }
 
+/* ONLINE: one block per row at a time; as many of the row's tiles as fit in the per-block shared
+ * memory limit stay on chip, so those are read from DRAM once. */
 static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
-                                     hsm_plan *out)
+                                     int64_t cols, hsm_plan *out)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, dt, vec);
     HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int bpc = occupancy(h, s, s->k->max_block);
+    const int block = s->k->max_block;
+    const int64_t tile = (int64_t)block * s->k->cols_per_thread;
+    const int64_t tile_bytes = tile * (dt == HSM_F32 ? 4 : 2);
+    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem
+                             ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
+    int64_t cached = min64(ceil_div(cols, tile), (int64_t)limit / tile_bytes);
+    /* Never trade resident blocks for cache: fall back to fewer tiles if the cache would cost one. */
+    const int bpc = occupancy(h, s, block);
+    while (cached > 0 && occupancy_smem(h, s, block, (size_t)(cached * tile_bytes)) < bpc)
+        cached--;
     HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     out->ks = s;
-    out->block = s->k->max_block;
+    out->block = block;
     out->group_width = 0;
     out->blocks_per_row = 1;
+    out->cached_tiles = (int)cached;
+    out->smem_bytes = (size_t)(cached * tile_bytes);
     out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * bpc);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
@@ -185,7 +203,7 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_online(h, dt, vec, rows, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_online(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     return plan_warp(h, dt, vec, rows, cols, out);
 }
@@ -201,7 +219,7 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
     switch (family) {
     case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, dt, vec, rows, cols, out);
-    case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, dt, vec, rows, out);
+    case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_AUTO: break;
     }

@@ -129,8 +129,11 @@ static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, i
     return c > 0 && cols <= (int64_t)HSM_ROW_MAX_BLOCK * c;
 }
 
-/* ONLINE: one block per row at a time; as many of the row's tiles as fit in the per-block shared
- * memory limit stay on chip, so those are read from DRAM once. */
+/* ONLINE: one block per row at a time, with as many of the row's tiles cached in shared memory as
+ * the per-block limit allows. Two ways to spend that memory: keep every block the registers allow
+ * resident (smaller cache each), or take the largest cache (often one block per SM). Measured on an
+ * H200 (fp32, M=4096): with half the row or more cached, more resident blocks won (N=32K: 78% vs 74%
+ * of the copy bandwidth); with less, the larger cache did (N=64K: 78% vs 73%, N=128K: 76% vs 69%). */
 static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                      int64_t cols, hsm_plan *out)
 {
@@ -139,21 +142,32 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dty
     const int block = s->k->max_block;
     const int64_t tile = (int64_t)block * s->k->cols_per_thread;
     const int64_t tile_bytes = tile * (dt == HSM_F32 ? 4 : 2);
+    const int64_t tiles = ceil_div(cols, tile);
     const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem
                              ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
-    int64_t cached = min64(ceil_div(cols, tile), (int64_t)limit / tile_bytes);
-    /* Never trade resident blocks for cache: fall back to fewer tiles if the cache would cost one. */
+    /* Every resident block the registers allow, each with the cache that still fits beside them. */
     const int bpc = occupancy(h, s, block);
+    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    int64_t cached = min64(tiles, (int64_t)limit / tile_bytes);
     while (cached > 0 && occupancy_smem(h, s, block, (size_t)(cached * tile_bytes)) < bpc)
         cached--;
-    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    int resident = bpc;
+    /* Less than half the row cached: take the largest cache instead. */
+    if (2 * cached < tiles) {
+        const int64_t most = min64(tiles, (int64_t)limit / tile_bytes);
+        const int r = occupancy_smem(h, s, block, (size_t)(most * tile_bytes));
+        if (r > 0 && most > cached) {
+            cached = most;
+            resident = r;
+        }
+    }
     out->ks = s;
     out->block = block;
     out->group_width = 0;
     out->blocks_per_row = 1;
     out->cached_tiles = (int)cached;
     out->smem_bytes = (size_t)(cached * tile_bytes);
-    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * bpc);
+    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * resident);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

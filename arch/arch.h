@@ -57,7 +57,7 @@ typedef struct arch_device {
     size_t smem_per_cu;            /* sharedMemPerMultiprocessor / LDS per CU */
     size_t reserved_smem_per_block;/* reservedSharedMemPerBlock (NVIDIA sm_80+: 1 KiB) */
     int max_blocks_per_cu;         /* maxBlocksPerMultiProcessor (NVIDIA) */
-    /* AMD exact-model parameters (OCCUPANCY.md section 2); zero on NVIDIA */
+    /* AMD exact-model parameters (ROCm clr rules, arch/README.md); zero on NVIDIA */
     int simds_per_cu;              /* 4 on CDNA */
     int max_waves_per_simd;        /* 8 per ROCm clr; LLVM says 10 on gfx908 */
     int vgprs_per_simd_lane;       /* 512 (gfx90a, gfx942 unified) or 256 (gfx908 arch VGPRs) */
@@ -138,7 +138,7 @@ typedef enum arch_limiter {
 
 const char *arch_limiter_string(arch_limiter l);
 
-/* Switches where the sources disagree (OCCUPANCY.md): defaults follow ROCm clr. */
+/* Switches where the sources disagree (arch/README.md): defaults follow ROCm clr. */
 typedef struct arch_amd_options {
     int llvm_barrier_limit;        /* cap multi-wave workgroups at 16 per CU */
     int llvm_lds_granule;          /* allocate LDS in lds_granule units */

@@ -202,7 +202,7 @@ static void read_kernels(amd_ctx *c, arch_mp_reader *r, unsigned depth)
         read_kernel(c, r, depth + 1);
 }
 
-/* VGPR allocation granule of the descriptor's granulated count (OCCUPANCY.md 3; LLVM
+/* VGPR allocation granule of the descriptor's granulated count (LLVM
  * getVGPREncodingGranule): 8 on gfx90a and gfx94x/gfx95x, 4 on the other gfx9 targets.
  * 0 (no cross-check) for gfx10 and later, whose granule depends on wave size and VGPR banks. */
 static int vgpr_granule(const char *target)

@@ -1,5 +1,5 @@
 /* arch_cubin.c: NVIDIA cubins (ELF, EM_CUDA): SM version, .nv.info EIATTR records, per-kernel
- * sections (OCCUPANCY.md 4; the record layout follows the public decoders CuAssembler and maxas). */
+ * sections (the record layout follows the public decoders CuAssembler and maxas). */
 #include <stdio.h>
 #include <string.h>
 

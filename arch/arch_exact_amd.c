@@ -1,5 +1,5 @@
 /* arch_exact_amd.c: ROCm clr's hipOccupancyMaxActiveBlocksPerMultiprocessor (hipamd/src/hip_platform.cpp)
- * for gfx9 CDNA targets, following OCCUPANCY.md section 2, with LLVM's two extra rules as switches.
+ * for gfx9 CDNA targets, following its rules (arch/README.md), with LLVM's two extra rules as switches.
  *
  * The per-target numbers (waves per SIMD, VGPR file and granule, SGPR file and granule, SIMDs, LDS)
  * come from the arch_device table, so a caller can change any of them, e.g. gfx908's 8 vs 10 waves.

@@ -1,7 +1,7 @@
 /* arch_targets.c: the property tables of the targets hipsoftmax knows, and name lookup.
  *
  * Sources, named per value below:
- *   [OCC]  the project's OCCUPANCY.md table (AMD gpu-specs reference; rocminfo listings in public issues)
+ *   [OCC]  AMD's gpu-specs reference and rocminfo listings in public issues
  *          and its section 2 (ROCm clr hipamd/src/hip_platform.cpp, the occupancy calculator);
  *   [CPG]  NVIDIA CUDA C++ Programming Guide, "Features and Technical Specifications" table per compute
  *          capability (threads, warps, blocks, registers and shared memory per SM and per block);

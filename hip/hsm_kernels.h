@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Kernel families (DESIGN.md). Values match hipsoftmax_family in the public experimental API. */
+/* Kernel families (README.md). Values match hipsoftmax_family in the public experimental API. */
 typedef enum hsm_family {
     HSM_FAMILY_WARP = 1,   /* several rows per warp: a group of lanes holds one row in registers */
     HSM_FAMILY_ROW = 2,    /* persistent: one block holds one row in registers, loops over rows */

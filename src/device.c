@@ -5,7 +5,7 @@
 #include "hsm_vendor.h"
 #include "internal.h"
 
-/* Runtime errors become our status here, at the boundary (STYLE 3.5). */
+/* Runtime errors become our status here, at the boundary. */
 static hipsoftmax_status from_hip(hipError_t e)
 {
     switch (e) {

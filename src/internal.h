@@ -8,7 +8,7 @@
 #include "arch.h"
 #include "hsm_kernels.h"
 
-/* ---- error travel: two macros only (STYLE 3.4) -------------------------------------------------- */
+/* ---- error travel: two macros only -------------------------------------------------- */
 #ifdef HSM_DEBUG_LOG
 #  include <stdio.h>
 #  define HSM_LOG_FAIL(st, expr) \
@@ -34,7 +34,7 @@
         }                                                                                             \
     } while (0)
 
-/* Internal "go on" value of validation helpers: never returned to callers (STYLE 3.3). */
+/* Internal "go on" value of validation helpers: never returned to callers. */
 #define HSM_CONTINUE ((hipsoftmax_status)-1)
 
 /* ---- kernels as the handle knows them ------------------------------------------------------------ */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* [OCCUPANCY.md] the two regsPerBlock values CDNA runtimes report */
+/* [arch/README.md] the two regsPerBlock values CDNA runtimes report */
 #define OCC_RPB_OLD 65536
 #define OCC_RPB_NEW 131072
 

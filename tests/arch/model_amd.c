@@ -1,5 +1,5 @@
 /* arch.model.amd: the exact AMD model (ROCm clr's hipOccupancyMaxActiveBlocksPerMultiprocessor,
- * OCCUPANCY.md section 2) against worked examples derived by hand from its rules. Each example
+ * arch/README.md) against worked examples derived by hand from its rules. Each example
  * spells the steps out; "w/SIMD" is waves per SIMD, blocks are 64-lane waves rounded up. */
 #include <string.h>
 

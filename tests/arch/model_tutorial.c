@@ -1,5 +1,5 @@
 /* arch.model.tutorial: the Triton tutorial's formula against values worked out by hand from it as
- * written (seed tutorial, lines quoted in arch/README.md):
+ * written (the Triton fused-softmax tutorial, quoted in arch/README.md):
  *   NVIDIA: occupancy = NUM_REGS // (n_regs * WARP_SIZE * num_warps)
  *   HIP:    NUM_GPRS = NUM_REGS (x2 on CDNA); max_num_waves = max_threads_per_sm // WARP_SIZE
  *           occupancy = min(NUM_GPRS // WARP_SIZE // n_regs, max_num_waves) // num_warps

@@ -207,9 +207,10 @@ int main(int argc, char **argv)
         free_sets(&sm);
         const double gbs = 2.0 * (double)sm.bytes / (ms * 1e6), cgbs = 2.0 * (double)sm.bytes / (cms * 1e6);
         char geo[64];
-        snprintf(geo, sizeof geo, "%dx%d%s", info.grid, info.block, info.blocks_per_row > 1 ? "" : "");
         if (info.blocks_per_row > 1)
             snprintf(geo, sizeof geo, "%dx%d (%d/row)", info.grid, info.block, info.blocks_per_row);
+        else
+            snprintf(geo, sizeof geo, "%dx%d", info.grid, info.block);
         printf("| %lld | %lld | %s | %s | %s | %.1f | %.0f | %.1f | %.1f |\n", (long long)p.rows, (long long)p.cols,
                family_name(info.family), info.kernel, geo, ms * 1e3, gbs, 100.0 * gbs / peak_gbs, 100.0 * gbs / cgbs);
         fflush(stdout);

@@ -32,7 +32,9 @@ HIPSOFTMAX_API const char *hipsoftmax_version_string(void);
 /* ---- types ------------------------------------------------------------------------------------- */
 
 /* A handle: one GPU, its cached properties, kernel metadata and plans, one stream, a small workspace.
- * Not thread-safe: use one handle per host thread, or serialise calls on it. */
+ * Not thread-safe: use one handle per host thread, or serialise calls on it. Work enqueued with one
+ * handle must not run concurrently on two streams (the long-row kernels share the handle's
+ * workspace): use one handle per stream that runs concurrently. */
 typedef struct hipsoftmax_context *hipsoftmax_handle;
 
 /* The caller's stream: pass your hipStream_t (AMD) or cudaStream_t (NVIDIA) as is; NULL is the

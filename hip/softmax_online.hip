@@ -53,7 +53,7 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
 {
     constexpr int C = VEC * HSM_ONLINE_UNROLL;
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
-    extern __shared__ unsigned char hsm_online_cache[];
+    extern __shared__ __align__(16) unsigned char hsm_online_cache[]; /* holds 16-byte packs */
     hsm_pack<T, VEC> *cache = reinterpret_cast<hsm_pack<T, VEC> *>(hsm_online_cache);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;

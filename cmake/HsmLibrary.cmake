@@ -19,3 +19,17 @@ function(hsm_add_library vendor kernel_sources)
   hsm_host_warnings(${tgt})
   set_property(GLOBAL APPEND PROPERTY HSM_LIBRARIES ${tgt})
 endfunction()
+
+# hsm_use_vendor_runtime(<target> <vendor>): lets a program outside the library (tests, bench) call
+# the vendor runtime through hip/hsm_vendor.h, linked against the same shared runtime as the library.
+function(hsm_use_vendor_runtime tgt vendor)
+  target_include_directories(${tgt} PRIVATE ${PROJECT_SOURCE_DIR}/hip)
+  if(vendor STREQUAL "amd")
+    target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_AMD__)
+    target_include_directories(${tgt} SYSTEM PRIVATE ${HSM_HIP_INCLUDE_DIR})
+    target_link_libraries(${tgt} PRIVATE hipsoftmax_${vendor} ${HSM_AMDHIP64} m)
+  else()
+    target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_NVIDIA__)
+    target_link_libraries(${tgt} PRIVATE hipsoftmax_${vendor} CUDA::cudart m)
+  endif()
+endfunction()

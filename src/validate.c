@@ -23,7 +23,7 @@ hsm_dtype hsm_dtype_of(hipsoftmax_dtype d)
 static int64_t extent_bytes(int64_t rows, int64_t cols, int64_t stride, size_t esize)
 {
     const int64_t max_elems = INT64_MAX / (int64_t)esize;
-    if (rows - 1 > (max_elems - cols) / stride)
+    if (cols > max_elems || rows - 1 > (max_elems - cols) / stride)
         return -1;
     return ((rows - 1) * stride + cols) * (int64_t)esize;
 }

@@ -113,6 +113,9 @@ static void test_forward(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
     q = p, q.rows = INT64_MAX, q.cols = 1, q.x_row_stride = q.y_row_stride = 1;
     EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    /* one row whose bytes alone overflow (found by the random test below) */
+    q = p, q.rows = 1, q.cols = INT64_MAX / 2, q.x_row_stride = q.y_row_stride = INT64_MAX / 2;
+    EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_SIZE);
     /* enum values out of range, including a value of another enum (disjoint ranges) */
     q = p, q.x_dtype = (hipsoftmax_dtype)HIPSOFTMAX_ALGO_SOFTMAX;
     EXPECT_STATUS(hipsoftmax_forward(h, &q, x, y), HIPSOFTMAX_STATUS_INVALID_VALUE);
@@ -199,6 +202,76 @@ static void test_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_kernel_occupancy(h, 0, 0, &bpc), HIPSOFTMAX_STATUS_INVALID_VALUE);
 }
 
+/* Random problems, pointers and enum values (deterministic seed): every call returns a status of the
+ * enum, host buffers standing in for device memory are never written, and valid problems get a plan
+ * whose geometry is positive. Run under ASan and UBSan in CI, so an overflow or out-of-bounds access
+ * in validation or planning fails the test. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int64_t rnd_size(void)
+{
+    static const int64_t edge[] = {0, 1, -1, 2, 3, 127, 781, 1823, 4096, 65537, INT64_C(1) << 20, INT64_C(1) << 31,
+                                   INT64_C(1) << 40, INT64_MAX, INT64_MIN, INT64_MAX / 2, INT64_MAX / 4 + 1};
+    switch (rnd() % 3) {
+    case 0: return edge[rnd() % (sizeof edge / sizeof edge[0])];
+    case 1: return (int64_t)(rnd() % 300000);
+    default: return (int64_t)rnd();
+    }
+}
+
+static void test_random(hipsoftmax_handle h)
+{
+    fill_canary();
+    for (int i = 0; i < 20000; i++) {
+        hipsoftmax_problem p;
+        const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+        hipsoftmax_problem_init(&p, dts[rnd() % 3], rnd_size(), rnd_size());
+        /* A stride a little past the row (saturating: cols may be INT64_MAX), or anything. */
+        if (rnd() % 2)
+            p.x_row_stride = rnd() % 2 ? (p.cols > INT64_MAX - 8 ? INT64_MAX : p.cols + (int64_t)(rnd() % 9)) : rnd_size();
+        if (rnd() % 2)
+            p.y_row_stride = rnd() % 2 ? (p.cols > INT64_MAX - 8 ? INT64_MAX : p.cols + (int64_t)(rnd() % 9)) : rnd_size();
+        if (rnd() % 8 == 0)
+            p.x_dtype = (hipsoftmax_dtype)(int)(rnd() % 400);
+        if (rnd() % 8 == 0)
+            p.algorithm = (hipsoftmax_algorithm)(int)(rnd() % 400);
+        if (rnd() % 8 == 0)
+            p.mode = (hipsoftmax_mode)(int)(rnd() % 400);
+        if (rnd() % 8 == 0)
+            p.mask = (hipsoftmax_mask)(int)(rnd() % 400);
+        if (rnd() % 16 == 0)
+            p.inner = rnd_size();
+        if (rnd() % 16 == 0)
+            p.struct_size = (size_t)(rnd() % (2 * sizeof p));
+        /* Pointers inside the host buffers, sometimes misaligned, sometimes overlapping, or NULL. */
+        char *bx = (char *)xbuf, *by = rnd() % 4 == 0 ? (char *)xbuf : (char *)ybuf;
+        const void *x = rnd() % 32 == 0 ? NULL : bx + rnd() % 64;
+        void *y = rnd() % 32 == 0 ? NULL : by + rnd() % 64;
+        const hipsoftmax_status st = hipsoftmax_forward(h, &p, x, y);
+        const hipsoftmax_status sb = hipsoftmax_backward(h, &p, x, y, y);
+        hipsoftmax_plan_info info;
+        const hipsoftmax_status sp = hipsoftmax_get_plan(h, &p, &info);
+        if ((int)st < 0 || st >= HIPSOFTMAX_STATUS_MAX_ || (int)sb < 0 || sb >= HIPSOFTMAX_STATUS_MAX_ ||
+            (int)sp < 0 || sp >= HIPSOFTMAX_STATUS_MAX_ || st == HIPSOFTMAX_STATUS_SUCCESS) {
+            fprintf(stderr, "random case %d: forward %d, backward %d, plan %d\n", i, (int)st, (int)sb, (int)sp);
+            failures++;
+        }
+        if (sp == HIPSOFTMAX_STATUS_SUCCESS && (info.grid <= 0 || info.block <= 0 || info.blocks_per_row <= 0)) {
+            fprintf(stderr, "random case %d (%lld x %lld): plan grid %d block %d per row %d\n", i, (long long)p.rows,
+                    (long long)p.cols, info.grid, info.block, info.blocks_per_row);
+            failures++;
+        }
+    }
+    check_canary("random");
+}
+
 static void test_strings(void)
 {
     for (int s = -2; s <= HIPSOFTMAX_STATUS_MAX_ + 2; s++) {
@@ -233,6 +306,7 @@ int main(void)
         /* Plans need metadata: only for targets this library was built for. */
         if (n > 0 && hipsoftmax_get_kernel_info(h, 0, &ki) == HIPSOFTMAX_STATUS_SUCCESS && ki.metadata_from_code_object)
             test_plan(h);
+        test_random(h);
         hipsoftmax_destroy(h);
     }
     printf("%s\n", failures == 0 ? "api.validate: all checks passed" : "api.validate: FAILED");

@@ -20,7 +20,7 @@ typedef enum hsm_family {
     HSM_FAMILY_SPLIT = 4   /* a group of co-resident blocks holds one row, combining partials */
 } hsm_family;
 
-/* Element types. Values match hipsoftmax_dtype minus HSM_DTYPE_BASE. */
+/* Element types (hsm_dtype_of in src/ maps hipsoftmax_dtype to these). */
 typedef enum hsm_dtype { HSM_F32 = 0, HSM_F16 = 1, HSM_BF16 = 2 } hsm_dtype;
 
 /* Everything one launch needs; sizes in elements unless named _bytes. */

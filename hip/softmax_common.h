@@ -208,9 +208,11 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     return k;
 }
 
-/* Launches a kernel whose only argument is hsm_args, on the caller's stream. */
-static inline int hsm_launch_plain(void (*kernel)(hsm_args), const hsm_launch *a)
+/* Launches a table entry whose kernel takes only hsm_args, on the caller's stream: the launch of
+ * every family but SPLIT (cooperative). */
+static inline int hsm_launch_plain(const hsm_kernel *k, const hsm_launch *a)
 {
+    void (*kernel)(hsm_args) = (void (*)(hsm_args))k->func;
     kernel<<<a->grid, a->block, a->smem_bytes, (hipStream_t)a->stream>>>(hsm_args_from(a));
     return (int)hipGetLastError();
 }

@@ -93,7 +93,7 @@ static int hsm_online_launch(const hsm_kernel *k, const hsm_launch *a)
         if (e != hipSuccess)
             return (int)e;
     }
-    return hsm_launch_plain((void (*)(hsm_args))k->func, a);
+    return hsm_launch_plain(k, a);
 }
 
 #define HSM_ONLINE_KERNEL(NAME, T, VEC)                                                               \

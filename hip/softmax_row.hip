@@ -27,18 +27,13 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     }
 }
 
-static int hsm_row_launch(const hsm_kernel *k, const hsm_launch *a)
-{
-    return hsm_launch_plain((void (*)(hsm_args))k->func, a);
-}
-
 #define HSM_ROW_KERNEL(NAME, T, VEC, C)                                                               \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
         hsm_row_body<T, VEC, C>(a);                                                                   \
     }
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C)                                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_row_launch}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain}
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose
  * per-element addressing costs registers), so a 1024-thread block fits in its 64 registers per thread
  * without spilling: rows of up to 32K (16K unaligned) elements stay in registers. */

@@ -6,7 +6,6 @@
  * streamed with an online (max, sum) and re-read in reverse order, so the re-read finds them in L2. */
 #include "softmax_common.h"
 
-#define HSM_SPLIT_MAX_BLOCK 1024
 #define HSM_SPLIT_UNROLL 2 /* accesses in flight per thread on the streamed columns */
 
 /* Workspace: a (count, generation) barrier pair per possible group, then (max, sum) per block for two

@@ -39,18 +39,13 @@ __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
     }
 }
 
-static int hsm_warp_launch(const hsm_kernel *k, const hsm_launch *a)
-{
-    return hsm_launch_plain((void (*)(hsm_args))k->func, a);
-}
-
 #define HSM_WARP_KERNEL(NAME, T, VEC, C)                                                              \
     extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
     {                                                                                                 \
         hsm_warp_body<T, VEC, C>(a);                                                                  \
     }
 #define HSM_WARP_ENTRY(NAME, DT, VEC, C)                                                              \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, DT, VEC, C, HSM_WARP_BLOCK, hsm_warp_launch}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain}
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. */

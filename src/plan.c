@@ -17,7 +17,7 @@
  *   (fp32) and 67-74% (bf16) of the copy bandwidth.
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
 #define HSM_WARP_MAX_COLS 512
-#define HSM_ROW_MAX_BLOCK 512
+#define HSM_ROW_PREFERRED_BLOCK 512
 #define HSM_ROW_MIN_BYTES_PER_THREAD 32
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
@@ -85,7 +85,7 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
 }
 
 /* ROW: the smallest per-thread chunk of at least HSM_ROW_MIN_BYTES_PER_THREAD bytes that covers the
- * row with at most HSM_ROW_MAX_BLOCK threads; failing that, the smallest chunk that covers it with
+ * row with at most HSM_ROW_PREFERRED_BLOCK threads; failing that, the smallest chunk that covers it with
  * any block the kernel allows. */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)
@@ -103,7 +103,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
             fallback = s;
             fallback_block = (int)block;
         }
-        if (block <= HSM_ROW_MAX_BLOCK && s->k->cols_per_thread * es >= HSM_ROW_MIN_BYTES_PER_THREAD) {
+        if (block <= HSM_ROW_PREFERRED_BLOCK && s->k->cols_per_thread * es >= HSM_ROW_MIN_BYTES_PER_THREAD) {
             pick = s;
             pick_block = (int)block;
             break;
@@ -126,7 +126,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
 static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t cols)
 {
     const int c = max_cols_per_thread(h, HSM_FAMILY_ROW, dt, vec);
-    return c > 0 && cols <= (int64_t)HSM_ROW_MAX_BLOCK * c;
+    return c > 0 && cols <= (int64_t)HSM_ROW_PREFERRED_BLOCK * c;
 }
 
 /* ONLINE: one block per row at a time, with as many of the row's tiles cached in shared memory as

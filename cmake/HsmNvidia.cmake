@@ -19,8 +19,9 @@ find_package(CUDAToolkit REQUIRED)
 
 function(hsm_nvidia_kernel_flags tgt sources targets)
   # Uncompressed fat binary: the library reads its own kernels' registers and shared memory from it.
+  # No -O here: nvcc's -O is host-side (set by the build type); device code is always optimised by ptxas.
   set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA
-    COMPILE_OPTIONS "--no-compress;-O3;-std=c++17;-Xcompiler=-Wall,-Wextra;-Werror=all-warnings")
+    COMPILE_OPTIONS "--no-compress;-std=c++17;-Xcompiler=-Wall,-Wextra;-Werror=all-warnings")
   target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_NVIDIA__)
   # The shared runtime: an application, its tests and this library must share one runtime instance,
   # or kernel handles registered by the library are unknown to the application's calls.

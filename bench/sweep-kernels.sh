@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Tuning sweep: the same shapes under each candidate kernel (hipsoftmax_set_kernel), to choose the
-# plan's thresholds from measurements. Usage: bench/sweep-kernels.sh BUILD_DIR OUT_DIR
+# Tuning sweep: the same shapes under each candidate family and kernel (hipsoftmax_set_family,
+# hipsoftmax_set_kernel), to choose the plan's thresholds from measurements, and the shapes on both sides
+# of each place where the plan changes family (no cliff). Usage: bench/sweep-kernels.sh BUILD_DIR OUT_DIR
 set -euo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -9,13 +10,19 @@ mkdir -p "$out"
 for dt in f32 bf16; do
   name=$([ $dt = f32 ] && echo fp32 || echo bf16)
   mid=(--shape 4096x512 --shape 4096x1024 --shape 4096x2048 --shape 4096x4096 --shape 4096x8192 --shape 4096x16384 --shape 4096x32768)
-  long=(--shape 4096x32768 --shape 4096x65536 --shape 4096x131072 --shape 4096x262144)
+  long=(--shape 4096x33792 --shape 4096x49152 --shape 4096x65536 --shape 4096x98304 --shape 4096x131072 --shape 4096x262144)
   few=(--shape 4x8388608 --shape 32x1048576)
+  edges=(--shape 4096x512 --shape 4096x520 --shape 4096x32768 --shape 4096x32776 --shape 4096x81920 --shape 4096x90112
+         --shape 4096x131072 --shape 4096x147456 --shape 263x65536 --shape 264x65536)
   "$bench" --dtype $name "${mid[@]}" "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\|' > "$out/$dt-auto.md"
+  "$bench" --dtype $name "${edges[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-edges.md"
   for k in row_${dt}_v8 row_${dt}_v16 row_${dt}_v32; do
     "$bench" --dtype $name --kernel hsm_$k "${mid[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done
-  for k in split_${dt}_v split_${dt}_vw online_${dt}_v; do
+  for f in online split; do
+    "$bench" --dtype $name --family $f "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-family-$f.md" || true
+  done
+  for k in split_${dt}_v split_${dt}_vw; do
     "$bench" --dtype $name --kernel hsm_$k "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done
 done

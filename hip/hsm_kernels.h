@@ -37,6 +37,8 @@ typedef struct hsm_launch {
     void *workspace;               /* SPLIT: hsm_split_workspace_bytes(workspace_blocks) bytes, zeroed once */
     int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
+    int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
+                                      held in smem_bytes of shared memory, after its registers' share */
 } hsm_launch;
 
 typedef struct hsm_kernel hsm_kernel;
@@ -56,6 +58,9 @@ const hsm_kernel *hsm_warp_kernels(size_t *count);
 const hsm_kernel *hsm_row_kernels(size_t *count);
 const hsm_kernel *hsm_online_kernels(size_t *count);
 const hsm_kernel *hsm_split_kernels(size_t *count);
+
+/* SPLIT: staged accesses per thread that form one tile: copied as one group, folded as it lands. */
+#define HSM_SPLIT_STAGE_PACKS 4
 
 /* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words and per-block partials). */
 size_t hsm_split_workspace_bytes(int grid);

@@ -31,6 +31,10 @@
 #  endif
 
 #  define HSM_VENDOR_NAME "AMD (HIP runtime)"
+/* No asynchronous global-to-LDS copy of 16 bytes per lane through HIP on gfx908/gfx90a/gfx942:
+ * hsm_copy16_async below is an ordinary copy through registers, so kernels that only pay off with a
+ * real asynchronous copy are built but not preferred by the plan. */
+#  define HSM_ASYNC_COPY 0
 /* Every target this project builds for AMD is CDNA (gfx908, gfx90a, gfx942): wave64 only. */
 #  define HSM_WARP_SIZE 64
 /* HIP 5.2's device properties have no reserved per-block LDS and no block-slot count. */
@@ -55,6 +59,9 @@ static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n
 #  endif
 
 #  define HSM_VENDOR_NAME "NVIDIA (CUDA runtime)"
+/* cp.async (sm_80 and newer, every NVIDIA target this project builds): a global-to-shared copy that
+ * needs no register and does not stall the thread until it waits for it. */
+#  define HSM_ASYNC_COPY 1
 #  define HSM_WARP_SIZE 32
 
 typedef cudaError_t hipError_t;
@@ -154,6 +161,9 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
 {
     return hsm_float_to_bf16_bits(lo) | hsm_float_to_bf16_bits(hi) << 16;
 }
+/* 2^x. A denormal result may come back as 0 (the kernels' accuracy contract allows it: such a term is
+ * below every tolerance); here it does not. */
+__device__ __forceinline__ float hsm_exp2(float x) { return exp2f(x); }
 /* Pause in a spin-wait so that waiting wavefronts leave issue slots and memory to the others. */
 __device__ __forceinline__ void hsm_spin_pause(void) { __builtin_amdgcn_s_sleep(1); }
 /* A 16-byte store of data nothing reads back soon: marked non-temporal so it does not push rows
@@ -165,6 +175,25 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     __builtin_memcpy(&v, src, 16);
     __builtin_nontemporal_store(v, (u4 *)p);
 }
+/* Two floats (8-byte aligned) written by another block, read from the coherent level (glc): past
+ * L1/vL1D, which other CUs' writes do not update. */
+__device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a, float *b)
+{
+    const unsigned long long v = *(const volatile unsigned long long *)p;
+    *a = __uint_as_float((unsigned)v);
+    *b = __uint_as_float((unsigned)(v >> 32));
+}
+/* 16 bytes from global to shared memory (both 16-byte aligned); see HSM_ASYNC_COPY. */
+__device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
+{
+    typedef unsigned int u4 __attribute__((ext_vector_type(4)));
+    *(u4 *)smem = *(const u4 *)gmem;
+}
+/* Closes a group of this thread's hsm_copy16_async copies; see hsm_copy_async_wait_pending. */
+__device__ __forceinline__ void hsm_copy_async_commit(void) {}
+/* Waits until at most `n` of this thread's committed groups are still in flight; the thread may then
+ * read what the completed groups copied. */
+__device__ __forceinline__ void hsm_copy_async_wait_pending(int n) { (void)n; }
 #  else /* NVIDIA */
 #    include <cuda_bf16.h>
 #    include <cuda_fp16.h>
@@ -191,6 +220,15 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
     const __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&b);
 }
+/* 2^x in one MUFU.EX2 (ex2.approx.ftz): a denormal result comes back as 0, which the kernels'
+ * accuracy contract allows (such a term is below every tolerance); exp2f adds a denormal range fix-up
+ * around it, instructions that 16-bit rows, which are issue-bound, pay for on every element. */
+__device__ __forceinline__ float hsm_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
 __device__ __forceinline__ void hsm_spin_pause(void) { __nanosleep(64); }
 /* A 16-byte store of data nothing reads back soon: st.global.cs (evict first), so it does not push
  * rows still to be re-read out of L2. */
@@ -199,6 +237,39 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     uint4 v;
     __builtin_memcpy(&v, src, 16);
     __stcs(reinterpret_cast<uint4 *>(p), v);
+}
+/* Two floats (8-byte aligned) written by another block, read from L2 (ld.global.cg): past L1, which
+ * other SMs' writes do not update. */
+__device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a, float *b)
+{
+    const float2 v = __ldcg(reinterpret_cast<const float2 *>(p));
+    *a = v.x;
+    *b = v.y;
+}
+/* 16 bytes from global to shared memory (both 16-byte aligned), cached in L2 only, asynchronously:
+ * the thread goes on at once and waits only in hsm_copy_async_wait. */
+__device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+/* Closes a group of this thread's hsm_copy16_async copies; see hsm_copy_async_wait_pending. */
+__device__ __forceinline__ void hsm_copy_async_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+/* Waits until at most `n` of this thread's committed groups are still in flight; the thread may then
+ * read what the completed groups copied (only what it copied itself: other threads' copies need a
+ * block barrier as well). The count is an immediate in PTX: above 7 this waits for 7. */
+__device__ __forceinline__ void hsm_copy_async_wait_pending(int n)
+{
+    switch (n) {
+    case 0: asm volatile("cp.async.wait_group 0;\n" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;\n" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;\n" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;\n" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;\n" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;\n" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;\n" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;\n" ::: "memory"); break;
+    }
 }
 #  endif /* HSM_PLATFORM_AMD */
 

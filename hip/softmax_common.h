@@ -73,6 +73,12 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 /* log2(e): exp(x) is computed as exp2(x * log2(e)), one hardware instruction on both vendors. */
 #define HSM_LOG2E 1.4426950408889634f
 
+/* -inf in each storage type: the value of columns past the end of a row. */
+template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
+template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
+template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
+template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
+
 /* The max ignores NaN (fmaxf, one instruction): a NaN reaches the row's result through the sum
  * instead, since exp(NaN - m) is NaN for any m and every output is divided by the sum. So a NaN
  * anywhere still makes the whole row NaN, as in torch.softmax. */
@@ -82,9 +88,9 @@ __device__ __forceinline__ float hsm_max(float a, float b) { return fmaxf(a, b);
  * partial results of part of a row are combined; a whole row of -inf still ends as NaN (0 / 0). */
 __device__ __forceinline__ float hsm_rescale(float x, float m)
 {
-    return x == HSM_NEG_INF ? 0.0f : exp2f((x - m) * HSM_LOG2E);
+    return x == HSM_NEG_INF ? 0.0f : hsm_exp2((x - m) * HSM_LOG2E);
 }
-__device__ __forceinline__ float hsm_exp(float x, float m) { return exp2f((x - m) * HSM_LOG2E); }
+__device__ __forceinline__ float hsm_exp(float x, float m) { return hsm_exp2((x - m) * HSM_LOG2E); }
 
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
  * for p < C / VEC, i < VEC; columns at or past `cols` read as -inf (the padding value) and are never
@@ -189,6 +195,7 @@ struct hsm_args {
     unsigned *workspace;
     int workspace_blocks;
     int cached_tiles;
+    int staged;
 };
 
 static inline hsm_args hsm_args_from(const hsm_launch *a)
@@ -205,6 +212,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.workspace = (unsigned *)a->workspace;
     k.workspace_blocks = a->workspace_blocks;
     k.cached_tiles = a->cached_tiles;
+    k.staged = a->staged;
     return k;
 }
 

@@ -10,10 +10,6 @@
 #define HSM_ONLINE_BLOCK 1024
 #define HSM_ONLINE_UNROLL 4 /* accesses in flight per thread per tile */
 
-template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
-template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
-template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
-template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
 
 /* One tile: HSM_ONLINE_UNROLL accesses per thread, in the hsm_chunk_load layout. Reads the tile from
  * `cache` when given (each thread reads back exactly the packs it stored, so no barrier is needed),
@@ -85,24 +81,13 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
     }
 }
 
-static int hsm_online_launch(const hsm_kernel *k, const hsm_launch *a)
-{
-    /* Shared memory beyond the default per-block limit must be opted into, per kernel. */
-    if (a->smem_bytes > 0) {
-        const hipError_t e = hipFuncSetAttribute(k->func, hipFuncAttributeMaxDynamicSharedMemorySize, (int)a->smem_bytes);
-        if (e != hipSuccess)
-            return (int)e;
-    }
-    return hsm_launch_plain(k, a);
-}
-
 #define HSM_ONLINE_KERNEL(NAME, T, VEC)                                                               \
     extern "C" __global__ void __launch_bounds__(HSM_ONLINE_BLOCK) NAME(hsm_args a)                  \
     {                                                                                                 \
         hsm_online_body<T, VEC>(a);                                                                   \
     }
 #define HSM_ONLINE_ENTRY(NAME, DT, VEC)                                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, DT, VEC, VEC * HSM_ONLINE_UNROLL, HSM_ONLINE_BLOCK, hsm_online_launch}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, DT, VEC, VEC * HSM_ONLINE_UNROLL, HSM_ONLINE_BLOCK, hsm_launch_plain}
 
 HSM_ONLINE_KERNEL(hsm_online_f32_s, float, 1)
 HSM_ONLINE_KERNEL(hsm_online_f32_v, float, 4)

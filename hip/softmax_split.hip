@@ -1,12 +1,33 @@
 /* softmax_split.hip: the family for rows longer than one block can hold, and for few long rows. A group
  * of `blocks_per_row` co-resident blocks (a cooperative launch guarantees co-residency) shares one row:
- * each block keeps its chunk of the row in registers, the group exchanges per-block (max, sum) through
- * a small workspace and a group barrier, and each block then writes its chunk from registers, so DRAM
- * is read once. Columns past what the group holds (rows longer than the whole GPU's registers) are
- * streamed with an online (max, sum) and re-read in reverse order, so the re-read finds them in L2. */
+ * each block keeps its chunk of the row on chip, in registers and in the shared memory/LDS the plan
+ * gives it, the group exchanges per-block (max, sum) through a small workspace and a group barrier,
+ * and each block then writes its chunk from there, so DRAM is read once. Columns past what the group
+ * holds (rows longer than the whole GPU holds on chip) are streamed with an online (max, sum) and
+ * re-read in reverse order, so the re-read finds them in L2. */
 #include "softmax_common.h"
 
-#define HSM_SPLIT_UNROLL 2 /* accesses in flight per thread on the streamed columns */
+#define HSM_SPLIT_UNROLL 2        /* accesses in flight per thread on the streamed columns */
+#define HSM_SPLIT_COMBINE_LOADS 4 /* partials in flight per thread when a group combines them */
+
+/* One access's worth of the row into shared memory: asynchronous for 16-byte packs where the vendor
+ * can (HSM_ASYNC_COPY), an ordinary copy otherwise. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_stage_pack(hsm_pack<T, VEC> *dst, const T *src)
+{
+    if constexpr (sizeof(hsm_pack<T, VEC>) == 16)
+        hsm_copy16_async(dst, src);
+    else
+        *dst = *reinterpret_cast<const hsm_pack<T, VEC> *>(src);
+}
+
+/* Column of this thread's p-th staged access (the hsm_chunk_load layout from scol0), or -1 where that
+ * access lies past the row or past the `staged` accesses the plan gave the block. */
+__device__ __forceinline__ int64_t hsm_staged_col(int64_t scol0, int p, int staged, int64_t cols, int vec)
+{
+    const int64_t col = scol0 + ((int64_t)p * blockDim.x + threadIdx.x) * vec;
+    return p < staged && col < cols ? col : -1;
+}
 
 /* Workspace: a (count, generation) barrier pair per possible group, then (max, sum) per block for two
  * rounds. The layout depends only on the workspace's size, never on a launch's grid: the barrier words
@@ -38,11 +59,42 @@ __device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
     __syncthreads();
 }
 
+/* The row's (max, sum) from the k partials of its group, in the same order in every block so that all
+ * get bit-identical results: one pass over (max, sum) pairs with HSM_SPLIT_COMBINE_LOADS loads in
+ * flight per thread (a group can have a thousand blocks; one L2 round trip per partial would stall
+ * every row). */
+__device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float *red_max, float *red_sum, float *mx,
+                                                  float *sum)
+{
+    float cm = HSM_NEG_INF, cs = 0.0f;
+    for (int i0 = threadIdx.x; i0 < k; i0 += HSM_SPLIT_COMBINE_LOADS * blockDim.x) {
+        float pm[HSM_SPLIT_COMBINE_LOADS], ps[HSM_SPLIT_COMBINE_LOADS];
+#pragma unroll
+        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
+            const int i = i0 + u * blockDim.x;
+            pm[u] = HSM_NEG_INF;
+            ps[u] = 0.0f;
+            if (i < k)
+                hsm_load_pair_coherent(grp + 2 * i, &pm[u], &ps[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
+            const float nm = hsm_max(cm, pm[u]);
+            cs = cs * hsm_rescale(cm, nm) + ps[u] * hsm_rescale(pm[u], nm);
+            cm = nm;
+        }
+    }
+    *mx = hsm_block_max(cm, red_max);
+    *sum = hsm_block_sum(cs * hsm_rescale(cm, *mx), red_sum);
+}
+
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 {
     constexpr int U = VEC * HSM_SPLIT_UNROLL;
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    extern __shared__ __align__(16) unsigned char hsm_split_stage_mem[];
+    hsm_pack<T, VEC> *stage = reinterpret_cast<hsm_pack<T, VEC> *>(hsm_split_stage_mem);
     const int k = a.blocks_per_row;
     const int64_t ngroups = gridDim.x / k;
     const int64_t g = blockIdx.x / k;
@@ -53,9 +105,15 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     volatile float *part = (volatile float *)(a.workspace + 2 * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
+    /* A block's part of the row: `chunk` columns in registers, then `staged` packs per thread in
+     * shared memory (the hsm_chunk_load layout, blockDim.x packs after blockDim.x packs). */
     const int64_t chunk = (int64_t)blockDim.x * C;
-    const int64_t col0 = j * chunk;
-    const int64_t resident = chunk * k;
+    const int staged = a.staged;
+    const int stiles = (staged + HSM_SPLIT_STAGE_PACKS - 1) / HSM_SPLIT_STAGE_PACKS;
+    const int64_t span = chunk + (int64_t)staged * blockDim.x * VEC;
+    const int64_t col0 = j * span;
+    const int64_t scol0 = col0 + chunk;
+    const int64_t resident = span * k;
     const int64_t tile = (int64_t)blockDim.x * U;
     const int64_t ntiles = a.cols > resident + j * tile ? (a.cols - resident - j * tile + k * tile - 1) / (k * tile) : 0;
     float v[C], w[U];
@@ -64,12 +122,72 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *xr = x + row * a.x_stride;
         T *yr = y + row * a.y_stride;
-        const float lm = hsm_chunk_load<T, VEC, C>(xr, col0, a.cols, threadIdx.x, blockDim.x, v);
+        /* Issue order = arrival order: the staged tiles first, one copy group per tile, then the
+         * register chunk, whose raw packs are converted only once the staged tiles are folded. So the
+         * block folds each tile while the later ones are still in flight, and DRAM does not idle
+         * through one long compute step between the loads and the group barrier. */
+        for (int t = 0; t < stiles; t++) {
+            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+                const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
+                if (col >= 0)
+                    hsm_stage_pack<T, VEC>(stage + p * blockDim.x + threadIdx.x, xr + col);
+            }
+            hsm_copy_async_commit();
+        }
+        hsm_pack<T, VEC> raw[C / VEC];
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
+            if (col < a.cols) {
+                raw[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
+            } else {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    raw[p].v[i] = hsm_neg_inf_of<T>();
+            }
+        }
         float om = HSM_NEG_INF, os = 0.0f;
+        for (int t = 0; t < stiles; t++) {
+            hsm_copy_async_wait_pending(stiles - 1 - t);
+            float tm = HSM_NEG_INF;
+            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+                if (hsm_staged_col(scol0, p, staged, a.cols, VEC) >= 0) {
+                    const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
+#pragma unroll
+                    for (int i = 0; i < VEC; i++)
+                        tm = hsm_max(tm, hsm_to_float(pk.v[i]));
+                }
+            }
+            const float nm = hsm_max(om, tm);
+            const float sh = nm == HSM_NEG_INF ? 0.0f : nm;
+            float ts = 0.0f;
+            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+                if (hsm_staged_col(scol0, p, staged, a.cols, VEC) >= 0) {
+                    const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
+#pragma unroll
+                    for (int i = 0; i < VEC; i++)
+                        ts += hsm_exp(hsm_to_float(pk.v[i]), sh);
+                }
+            }
+            os = os * hsm_rescale(om, sh) + ts;
+            om = nm;
+        }
         for (int64_t t = 0; t < ntiles; t++) {
             const int64_t t0 = resident + (t * k + j) * tile;
             const float wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
             hsm_online_fold<U>(w, wmax, om, os);
+        }
+        float lm = HSM_NEG_INF;
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+#pragma unroll
+            for (int i = 0; i < VEC; i++) {
+                v[p * VEC + i] = hsm_to_float(raw[p].v[i]);
+                lm = hsm_max(lm, v[p * VEC + i]);
+            }
         }
 
         /* This block's (max, sum); a chunk of only -inf gives (-inf, 0) rather than NaN. */
@@ -82,26 +200,33 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             ls += v[i];
         }
         const float bs = hsm_block_sum(ls, red_sum);
-        volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
-        if (threadIdx.x == 0) {
-            mine[0] = bm;
-            mine[1] = bs;
+        /* A group of one block (a row that fits one block's registers and shared memory) needs no
+         * exchange: its (max, sum) is the row's. */
+        float mx = bm, sum = bs;
+        if (k > 1) {
+            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
+            if (threadIdx.x == 0) {
+                mine[0] = bm;
+                mine[1] = bs;
+            }
+            hsm_group_barrier(bar, (unsigned)k);
+            hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
+                              red_sum, &mx, &sum);
         }
-        hsm_group_barrier(bar, (unsigned)k);
-
-        /* Combine the group's partials in a fixed order, so every block gets bit-identical results. */
-        volatile float *grp = part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k);
-        float pm = HSM_NEG_INF;
-        for (int i = threadIdx.x; i < k; i += blockDim.x)
-            pm = hsm_max(pm, grp[2 * i]);
-        const float mx = hsm_block_max(pm, red_max);
-        float ps = 0.0f;
-        for (int i = threadIdx.x; i < k; i += blockDim.x)
-            ps += grp[2 * i + 1] * hsm_rescale(grp[2 * i], mx);
-        const float sum = hsm_block_sum(ps, red_sum);
 
         hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
         const float inv = 1.0f / sum;
+        for (int p = 0; p < staged; p++) {
+            const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
+            if (col >= 0) {
+                const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
+                float f[VEC];
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
+                hsm_store<T, VEC>(yr + col, f, inv);
+            }
+        }
         for (int64_t t = ntiles - 1; t >= 0; t--) {
             const int64_t t0 = resident + (t * k + j) * tile;
             hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
@@ -131,18 +256,19 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND)                                                      \
     {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch}
 
-/* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each, no
- * spills), and 64 per thread in blocks of up to 256 (more of the row per block, so fewer blocks share a
- * row and each group barrier covers more bytes). The plan picks whichever holds more of the row. */
+/* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each), and
+ * 56 in blocks of up to 256 (128 registers: more of the row per block, so fewer blocks share a row and
+ * each group barrier covers more bytes); neither spills on sm_90. Each block adds what shared memory
+ * its residency leaves (the plan's staged accesses). The plan picks between them (src/plan.c). */
 #define HSM_SPLIT_SET(SFX, T, DT, VEC)                                                                \
     HSM_SPLIT_KERNEL(hsm_split_##SFX##_s, T, 1, 12, 1024, 1)                                          \
     HSM_SPLIT_KERNEL(hsm_split_##SFX##_v, T, VEC, 24, 1024, 1)                                        \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 32, 256, 2)                                          \
-    HSM_SPLIT_KERNEL(hsm_split_##SFX##_vw, T, VEC, 64, 256, 2)
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_sw, T, 1, 24, 256, 2)                                          \
+    HSM_SPLIT_KERNEL(hsm_split_##SFX##_vw, T, VEC, 56, 256, 2)
 #define HSM_SPLIT_SET_ENTRIES(SFX, DT, VEC)                                                           \
     HSM_SPLIT_ENTRY(hsm_split_##SFX##_s, DT, 1, 12, 1024), HSM_SPLIT_ENTRY(hsm_split_##SFX##_v, DT, VEC, 24, 1024), \
-        HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 32, 256),                                        \
-        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 64, 256)
+        HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 24, 256),                                        \
+        HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 56, 256)
 
 HSM_SPLIT_SET(f32, float, HSM_F32, 4)
 HSM_SPLIT_SET(f16, hsm_f16, HSM_F16, 8)

@@ -122,6 +122,21 @@ hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *s
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+/* A kernel may use no more dynamic shared memory than it was opted into (the default, 48 KiB on NVIDIA,
+ * is below what ONLINE's cache, staged ROW and SPLIT plan for). Done once per handle and kernel, at
+ * creation, so that no launch pays a runtime call for it. */
+hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void *func, size_t bytes)
+{
+    if (bytes <= h->dev.smem_per_block)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    int prev = h->device;
+    HSM_FORWARD_IF_ERROR(enter_device(h->device, &prev));
+    const hipsoftmax_status st =
+        from_hip(hipFuncSetAttribute(func, hipFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    leave_device(h->device, prev);
+    return st;
+}
+
 hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const void *x, void *y,
                                     const hipsoftmax_problem *p)
 {
@@ -136,6 +151,7 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.block = plan->block;
     a.smem_bytes = plan->smem_bytes;
     a.cached_tiles = plan->cached_tiles;
+    a.staged = plan->staged;
     a.stream = h->stream;
     a.group_width = plan->group_width;
     a.blocks_per_row = plan->blocks_per_row;

@@ -50,6 +50,7 @@ typedef struct hsm_plan {
     const hsm_kernel_state *ks;
     int grid, block, group_width, blocks_per_row;
     int cached_tiles;              /* ONLINE: row tiles kept in shared memory */
+    int staged;                    /* SPLIT: accesses per thread of its chunk staged in shared memory */
     size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 
@@ -89,6 +90,7 @@ size_t hsm_dtype_size(hipsoftmax_dtype d);
 hipsoftmax_status hsm_device_open(struct hipsoftmax_context *h, int device);
 void hsm_device_close(struct hipsoftmax_context *h);
 hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *static_smem);
+hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void *func, size_t bytes);
 hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const void *x, void *y,
                                     const hipsoftmax_problem *p);
 

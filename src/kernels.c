@@ -113,6 +113,14 @@ hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h)
         }
     }
     arch_image_free(&img);
+    if (h->device >= 0) {
+        for (size_t i = 0; i < h->n_kernels; i++) {
+            const hsm_kernel_state *s = &h->kernels[i];
+            if (s->have_meta && h->dev.smem_per_block_optin > s->meta.static_smem)
+                HSM_FORWARD_IF_ERROR(
+                    hsm_device_allow_smem(h, s->k->func, h->dev.smem_per_block_optin - s->meta.static_smem));
+        }
+    }
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

@@ -5,20 +5,22 @@
 
 #include "internal.h"
 
-/* Thresholds chosen from bench/sweep-kernels.sh on an H200 (bench/results/h200-2026-11-21.md), each
- * family and kernel forced on the same shapes in one run:
+/* Thresholds chosen from bench/sweep-kernels.sh, each family and kernel forced on the same shapes in
+ * one run (bench/results/h200-2026-11-22.md; % of the copy bandwidth, H200, M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
- * - ROW blocks of at most 512 threads, each thread holding at least 32 bytes of the row (two 16-byte
- *   accesses): 1024-thread ROW blocks (one per SM) ran at about half the copy bandwidth, and 16-byte
- *   chunks per thread were 5-15% slower than 32- or 64-byte ones.
- * - Rows longer than that, many of them: ONLINE (a tile or more of each row cached in shared memory,
- *   the rest re-read, partly from L2). At M=4096, N=32K..256K it was within 6% of the best SPLIT
- *   kernel for fp32 and 1.6x faster than SPLIT for bf16 before it had that cache; with it, 66-85%
- *   (fp32) and 67-74% (bf16) of the copy bandwidth.
+ * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
+ *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200).
+ * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
+ *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
+ *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
+ *   blocks); bf16 N=33K..128K: 74-81%, against 49-80% and 63-71%.
+ * - Longer rows, many of them: fp32 SPLIT over several blocks (N=96K..256K: 83-86%, ONLINE 70-84%);
+ *   16-bit ONLINE where its shared-memory cache holds at least a quarter of the row (bf16 N=256K:
+ *   75%, SPLIT 71%: 16-bit rows cost SPLIT twice the instructions per byte, and it is issue-bound).
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
 #define HSM_WARP_MAX_COLS 512
-#define HSM_ROW_PREFERRED_BLOCK 512
-#define HSM_ROW_MIN_BYTES_PER_THREAD 32
+#define HSM_ROW_MIN_BLOCK 64
+#define HSM_ONLINE_MIN_CACHED_16 4 /* 16-bit: ONLINE over SPLIT when its cache holds >= 1/4 of the row */
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
 
@@ -50,15 +52,6 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     return NULL;
 }
 
-/* The most elements a lane/thread of the family holds for dtype and vec (0: none built). */
-static int max_cols_per_thread(const struct hipsoftmax_context *h, hsm_family f, hsm_dtype dt, int vec)
-{
-    int c = 0;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, f, dt, vec); s != NULL; s = next_kernel(h, s, f, dt, vec))
-        c = s->k->cols_per_thread > c ? s->k->cols_per_thread : c;
-    return c;
-}
-
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                    int64_t cols, hsm_plan *out)
 {
@@ -84,14 +77,12 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
-/* ROW: the smallest per-thread chunk of at least HSM_ROW_MIN_BYTES_PER_THREAD bytes that covers the
- * row with at most HSM_ROW_PREFERRED_BLOCK threads; failing that, the smallest chunk that covers it with
- * any block the kernel allows. */
+/* ROW: the largest per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads (more bytes in
+ * flight per thread, fewer threads to reduce over); for rows too short for that, the smallest chunk. */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    const int es = dt == HSM_F32 ? 4 : 2;
     const hsm_kernel_state *pick = NULL, *fallback = NULL;
     int pick_block = 0, fallback_block = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
@@ -103,10 +94,9 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
             fallback = s;
             fallback_block = (int)block;
         }
-        if (block <= HSM_ROW_PREFERRED_BLOCK && s->k->cols_per_thread * es >= HSM_ROW_MIN_BYTES_PER_THREAD) {
+        if (block >= HSM_ROW_MIN_BLOCK) {
             pick = s;
             pick_block = (int)block;
-            break;
         }
     }
     if (pick == NULL) {
@@ -122,11 +112,15 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-/* Whether ROW holds a row of `cols` within its preferred block size. */
+/* Whether ROW holds a row of `cols` in one block. */
 static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t cols)
 {
-    const int c = max_cols_per_thread(h, HSM_FAMILY_ROW, dt, vec);
-    return c > 0 && cols <= (int64_t)HSM_ROW_PREFERRED_BLOCK * c;
+    const hsm_kernel_state *best = NULL;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec))
+        if (best == NULL || s->k->cols_per_thread > best->k->cols_per_thread)
+            best = s;
+    return best != NULL && cols <= (int64_t)best->k->max_block * best->k->cols_per_thread;
 }
 
 /* ONLINE: one block per row at a time, with as many of the row's tiles cached in shared memory as
@@ -171,39 +165,135 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dty
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-/* SPLIT: of every SPLIT kernel for the dtype and every block size it allows, the one that holds the
- * most of the row on chip across the co-resident grid (fewest elements streamed twice), and on ties
- * the most co-resident blocks. Measured on an H200 (bench/results/h200-2026-11-21.md): many small
- * blocks per row beat few large ones of equal capacity (more groups in flight hide each group's
- * barrier). A row gets as many blocks as its length needs, capped by what can be co-resident. */
+/* Staged tiles (HSM_SPLIT_STAGE_PACKS accesses per thread each) that every one of the `resident`
+ * blocks per SM/CU the registers allow can hold in shared memory without lowering that residency. */
+static int64_t split_stage_tiles(const struct hipsoftmax_context *h, const hsm_kernel_state *s, int block,
+                                 int resident, int64_t tile_bytes)
+{
+    const int64_t per_block = (int64_t)(h->dev.smem_per_cu / (size_t)resident) -
+                              (int64_t)h->dev.reserved_smem_per_block - (int64_t)s->meta.static_smem;
+    const int64_t optin = (int64_t)h->dev.smem_per_block_optin - (int64_t)s->meta.static_smem;
+    int64_t tiles = (per_block < optin ? per_block : optin) / tile_bytes;
+    while (tiles > 0 && occupancy_smem(h, s, block, (size_t)(tiles * tile_bytes)) < resident)
+        tiles--;
+    return tiles > 0 ? tiles : 0;
+}
+
+/* SPLIT: of every SPLIT kernel for the dtype, every block size it allows, and a chunk in registers
+ * alone or in registers and all the shared memory the residency leaves. A candidate that holds the
+ * whole row on chip is first spread: as many groups as keep every group busy in every round (rows one
+ * group handles in turn, each costing a group barrier), and as many blocks per row as that leaves, so
+ * each block holds as little as it can. Where some hold the whole row, the one with the most
+ * co-resident blocks wins, and among those within 1/16 of each other the fewest rounds, then the most
+ * held; where none does, the one that holds the most (fewest elements streamed twice), then the most
+ * blocks. Measured on an H200 (bench/results/h200-2026-11-22.md): 128-thread blocks, 8 per SM,
+ * against 256-thread ones with twice the registers: 6 points ahead before the group combine took one
+ * pass (M=32, N=1M fp32: 55% vs 49% of the copy bandwidth), within 3% either way since. */
 static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                     int64_t cols, hsm_plan *out)
 {
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t es = dt == HSM_F32 ? 4 : 2;
     int64_t best_held = -1, best_grid = 0;
+    int64_t best_rounds = 0;
+    int best_whole = -1;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_SPLIT, dt, vec)) {
         for (int block = s->k->max_block; block >= 128; block /= 2) {
-            const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, s, block);
-            const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
-            if (g == 0)
+            const int bpc = occupancy(h, s, block);
+            if (bpc == 0)
                 continue;
-            const int64_t chunk = (int64_t)block * s->k->cols_per_thread;
-            const int64_t k = min64(ceil_div(cols, chunk), g);
-            const int64_t groups = min64(g / k, rows);
-            const int64_t held = groups * min64(k * chunk, cols);
-            if (held > best_held || (held == best_held && groups * k > best_grid)) {
-                best_held = held;
-                best_grid = groups * k;
-                out->ks = s;
-                out->block = block;
-                out->group_width = 0;
-                out->blocks_per_row = (int)k;
-                out->grid = (int)(groups * k);
+            const int64_t tile_bytes = (int64_t)block * HSM_SPLIT_STAGE_PACKS * vec * es;
+            const int64_t most = split_stage_tiles(h, s, block, bpc, tile_bytes);
+            const int64_t resident = (int64_t)h->dev.num_cus * bpc;
+            const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
+            const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
+            for (int64_t tiles = 0;; tiles = most) {
+                int64_t staged = tiles * HSM_SPLIT_STAGE_PACKS;
+                int64_t span = chunk + staged * access;
+                int64_t k = min64(ceil_div(cols, span), g);
+                int64_t groups = min64(g / k, rows);
+                const int whole = k * span >= cols;
+                if (whole) {
+                    /* Spread the rows: the fewest rounds of groups, every group busy in each, and as many
+                     * blocks per row as that leaves (each holding as little as the row allows). */
+                    const int64_t rounds = ceil_div(rows, groups);
+                    groups = ceil_div(rows, rounds);
+                    const int64_t per_block = ceil_div(cols, g / groups);
+                    staged = per_block > chunk ? ceil_div(per_block - chunk, access) : 0;
+                    span = chunk + staged * access;
+                    k = ceil_div(cols, span);
+                }
+                const int64_t held = groups * min64(k * span, cols);
+                const int64_t rounds = ceil_div(rows, groups);
+                int better;
+                if (whole != best_whole)
+                    better = whole;
+                else if (whole && 16 * (groups * k - best_grid) > best_grid)
+                    better = 1; /* clearly more blocks */
+                else if (whole && 16 * (best_grid - groups * k) > best_grid)
+                    better = 0;
+                else if (whole)
+                    better = rounds < best_rounds || (rounds == best_rounds && held > best_held);
+                else
+                    better = held > best_held || (held == best_held && groups * k > best_grid);
+                if (better) {
+                    best_whole = whole;
+                    best_rounds = rounds;
+                    best_held = held;
+                    best_grid = groups * k;
+                    out->ks = s;
+                    out->block = block;
+                    out->group_width = 0;
+                    out->blocks_per_row = (int)k;
+                    out->grid = (int)(groups * k);
+                    out->staged = (int)staged;
+                    out->smem_bytes = (size_t)(staged * access * es);
+                }
+                if (tiles == most)
+                    break;
             }
         }
     }
     HSM_RETURN_IF(best_grid == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
+/* SPLIT with one block per row: the whole row in one block's registers and shared memory, read once,
+ * with no group barrier (a group of one block skips it). Of every SPLIT kernel and block size that
+ * holds the row, the one with the most resident threads, then the most resident blocks (rows in
+ * flight per SM/CU). */
+static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+                                           int64_t cols, hsm_plan *out)
+{
+    HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t es = dt == HSM_F32 ? 4 : 2;
+    int64_t best_threads = 0;
+    int best_bpc = 0;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_SPLIT, dt, vec)) {
+        for (int block = s->k->max_block; block >= 128; block /= 2) {
+            const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
+            const int64_t staged = cols > chunk ? ceil_div(cols - chunk, access) : 0;
+            const int64_t smem = staged * access * es;
+            if (smem + (int64_t)s->meta.static_smem > (int64_t)h->dev.smem_per_block_optin)
+                continue;
+            const int bpc = occupancy_smem(h, s, block, (size_t)smem);
+            if (bpc == 0 || (int64_t)bpc * block < best_threads || ((int64_t)bpc * block == best_threads && bpc <= best_bpc))
+                continue;
+            best_threads = (int64_t)bpc * block;
+            best_bpc = bpc;
+            out->ks = s;
+            out->block = block;
+            out->group_width = 0;
+            out->blocks_per_row = 1;
+            out->grid = (int)min64(min64(rows, (int64_t)h->dev.num_cus * bpc),
+                                   h->workspace_grid > 0 ? h->workspace_grid : INT32_MAX);
+            out->staged = (int)staged;
+            out->smem_bytes = (size_t)smem;
+        }
+    }
+    HSM_RETURN_IF(best_threads == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -218,8 +308,22 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_online(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_split_single(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
+    hsm_plan online;
+    memset(&online, 0, sizeof online);
+    const int have_online = plan_online(h, dt, vec, rows, cols, &online) == HIPSOFTMAX_STATUS_SUCCESS;
+    const int64_t cached = have_online ? (int64_t)online.cached_tiles * online.block * online.ks->k->cols_per_thread : 0;
+    if (have_online && dt != HSM_F32 && cached * HSM_ONLINE_MIN_CACHED_16 >= cols) {
+        *out = online;
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    }
+    if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    if (have_online) {
+        *out = online;
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    }
     return plan_warp(h, dt, vec, rows, cols, out);
 }
 

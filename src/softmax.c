@@ -79,8 +79,9 @@ hipsoftmax_status hipsoftmax_get_plan(hipsoftmax_handle h, const hipsoftmax_prob
     info->regs = plan.ks->meta.regs;
     info->static_smem = (int)plan.ks->meta.static_smem;
     info->metadata_from_code_object = plan.ks->meta_from_code_object;
+    info->dynamic_smem = (int)plan.smem_bytes;
     arch_occupancy occ;
-    if (arch_occupancy_exact(&h->dev, &plan.ks->meta, plan.block, 0, NULL, &occ) == ARCH_OK)
+    if (arch_occupancy_exact(&h->dev, &plan.ks->meta, plan.block, plan.smem_bytes, NULL, &occ) == ARCH_OK)
         info->blocks_per_cu = occ.blocks_per_cu;
     return HIPSOFTMAX_STATUS_SUCCESS;
 }

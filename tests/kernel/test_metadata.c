@@ -6,6 +6,7 @@
 #include <hipsoftmax/hipsoftmax.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "hsm_vendor.h"
 #include "reference.h"
@@ -48,6 +49,43 @@ int main(void)
                ki.static_smem, (int)attr.sharedSizeBytes, m0, r0, ki.max_block, occ_checked, bad ? "  MISMATCH" : "");
         failures += bad;
     }
+    /* The plans themselves: residency with the dynamic shared memory each launch asks for (ONLINE's
+     * cache, staged ROW rows, SPLIT's staged tiles), model against runtime, for every family. */
+    static const long long shapes[][2] = {{4096, 128},   {4096, 512},  {4096, 2048}, {4096, 4096},  {4096, 8192},
+                                          {4096, 16384}, {4096, 32768}, {4096, 65536}, {4096, 131072}, {4096, 262144},
+                                          {32, 1048576}, {4, 8388608},  {61, 12289},   {2, 9000001}};
+    static const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+    int plan_checks = 0;
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        for (size_t di = 0; di < 3; di++) {
+            hipsoftmax_problem p;
+            hipsoftmax_problem_init(&p, dts[di], shapes[si][0], shapes[si][1]);
+            hipsoftmax_plan_info pi;
+            if (hipsoftmax_get_plan(h, &p, &pi) != HIPSOFTMAX_STATUS_SUCCESS) {
+                fprintf(stderr, "%lldx%lld: no plan\n", shapes[si][0], shapes[si][1]);
+                failures++;
+                continue;
+            }
+            const void *func = NULL;
+            for (size_t i = 0; i < n; i++) {
+                hipsoftmax_kernel_info ki;
+                if (hipsoftmax_get_kernel_info(h, i, &ki) == HIPSOFTMAX_STATUS_SUCCESS && strcmp(ki.name, pi.kernel) == 0)
+                    func = ki.function;
+            }
+            int rt = -1;
+            if (func == NULL ||
+                hipOccupancyMaxActiveBlocksPerMultiprocessor(&rt, func, pi.block, (size_t)pi.dynamic_smem) != hipSuccess ||
+                rt != pi.blocks_per_cu || rt < 1) {
+                fprintf(stderr, "%lldx%lld %s block %d dynamic smem %d: model %d, runtime %d blocks/CU\n", shapes[si][0],
+                        shapes[si][1], pi.kernel, pi.block, pi.dynamic_smem, pi.blocks_per_cu, rt);
+                failures++;
+            }
+            printf("plan %lldx%lld dtype %d: %s %dx%d, %d B dynamic, %d blocks/CU (runtime %d)\n", shapes[si][0],
+                   shapes[si][1], (int)dts[di], pi.kernel, pi.grid, pi.block, pi.dynamic_smem, pi.blocks_per_cu, rt);
+            plan_checks++;
+        }
+    }
+    printf("arch.metadata on %s: %d plans checked with their dynamic shared memory\n", target, plan_checks);
     printf("arch.metadata on %s: %zu kernels, %d with metadata from the code object, %d occupancy checks, %d mismatches\n",
            target, n, from_code_object, checks, failures);
     hipsoftmax_destroy(h);

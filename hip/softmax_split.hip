@@ -1,5 +1,6 @@
-/* softmax_split.hip: the family for rows longer than one block can hold, and for few long rows. A group
- * of `blocks_per_row` co-resident blocks (a cooperative launch guarantees co-residency) shares one row:
+/* softmax_split.hip: the family for rows longer than one block's registers hold, and for few long rows.
+ * A group of `blocks_per_row` co-resident blocks (a cooperative launch guarantees co-residency; one
+ * block, with no exchange, where the row fits one block's registers and shared memory) shares a row:
  * each block keeps its chunk of the row on chip, in registers and in the shared memory/LDS the plan
  * gives it, the group exchanges per-block (max, sum) through a small workspace and a group barrier,
  * and each block then writes its chunk from there, so DRAM is read once. Columns past what the group

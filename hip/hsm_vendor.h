@@ -31,10 +31,6 @@
 #  endif
 
 #  define HSM_VENDOR_NAME "AMD (HIP runtime)"
-/* No asynchronous global-to-LDS copy of 16 bytes per lane through HIP on gfx908/gfx90a/gfx942:
- * hsm_copy16_async below is an ordinary copy through registers, so kernels that only pay off with a
- * real asynchronous copy are built but not preferred by the plan. */
-#  define HSM_ASYNC_COPY 0
 /* Every target this project builds for AMD is CDNA (gfx908, gfx90a, gfx942): wave64 only. */
 #  define HSM_WARP_SIZE 64
 /* HIP 5.2's device properties have no reserved per-block LDS and no block-slot count. */
@@ -59,9 +55,6 @@ static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n
 #  endif
 
 #  define HSM_VENDOR_NAME "NVIDIA (CUDA runtime)"
-/* cp.async (sm_80 and newer, every NVIDIA target this project builds): a global-to-shared copy that
- * needs no register and does not stall the thread until it waits for it. */
-#  define HSM_ASYNC_COPY 1
 #  define HSM_WARP_SIZE 32
 
 typedef cudaError_t hipError_t;
@@ -183,7 +176,9 @@ __device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a,
     *a = __uint_as_float((unsigned)v);
     *b = __uint_as_float((unsigned)(v >> 32));
 }
-/* 16 bytes from global to shared memory (both 16-byte aligned); see HSM_ASYNC_COPY. */
+/* 16 bytes from global to shared memory (both 16-byte aligned). No asynchronous global-to-LDS copy
+ * of 16 bytes per lane is reachable through HIP on gfx908/gfx90a/gfx942: an ordinary copy through
+ * registers, complete on return, so the commit and wait below have nothing to do. */
 __device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
 {
     typedef unsigned int u4 __attribute__((ext_vector_type(4)));
@@ -247,7 +242,8 @@ __device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a,
     *b = v.y;
 }
 /* 16 bytes from global to shared memory (both 16-byte aligned), cached in L2 only, asynchronously:
- * the thread goes on at once and waits only in hsm_copy_async_wait. */
+ * cp.async (sm_80 and newer, every NVIDIA target this project builds) needs no register, and the
+ * thread goes on at once and waits only in hsm_copy_async_wait_pending. */
 __device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
 {
     const unsigned s = (unsigned)__cvta_generic_to_shared(smem);

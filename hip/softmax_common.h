@@ -48,6 +48,29 @@ __device__ __forceinline__ void hsm_load(const T *p, float *dst)
         dst[i] = hsm_to_float(pk.v[i]);
 }
 
+#define HSM_NEG_INF (-__int_as_float(0x7f800000))
+
+/* -inf in each storage type: the value of columns past the end of a row. */
+template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
+template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
+template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
+template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
+
+/* The VEC elements at column `col` as stored, or -inf in each (the padding value) past the row. */
+template <typename T, int VEC>
+__device__ __forceinline__ hsm_pack<T, VEC> hsm_load_pack(const T *xr, int64_t col, int64_t cols)
+{
+    hsm_pack<T, VEC> pk;
+    if (col < cols) {
+        pk = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
+    } else {
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            pk.v[i] = hsm_neg_inf_of<T>();
+    }
+    return pk;
+}
+
 template <typename T, int VEC>
 __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 {
@@ -69,15 +92,8 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
         *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;
 }
 
-#define HSM_NEG_INF (-__int_as_float(0x7f800000))
 /* log2(e): exp(x) is computed as exp2(x * log2(e)), one hardware instruction on both vendors. */
 #define HSM_LOG2E 1.4426950408889634f
-
-/* -inf in each storage type: the value of columns past the end of a row. */
-template <typename T> __device__ __forceinline__ T hsm_neg_inf_of();
-template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HSM_NEG_INF; }
-template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
-template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
 
 /* The max ignores NaN (fmaxf, one instruction): a NaN reaches the row's result through the sum
  * instead, since exp(NaN - m) is NaN for any m and every output is divided by the sum. So a NaN

@@ -10,7 +10,6 @@
 #define HSM_ONLINE_BLOCK 1024
 #define HSM_ONLINE_UNROLL 4 /* accesses in flight per thread per tile */
 
-
 /* One tile: HSM_ONLINE_UNROLL accesses per thread, in the hsm_chunk_load layout. Reads the tile from
  * `cache` when given (each thread reads back exactly the packs it stored, so no barrier is needed),
  * else from x; stores the raw packs into `keep` when given. Returns the tile's max. */
@@ -23,16 +22,7 @@ __device__ __forceinline__ float hsm_online_tile(const T *xr, int64_t col0, int6
     for (int p = 0; p < HSM_ONLINE_UNROLL; p++) {
         const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
         const int at = p * blockDim.x + threadIdx.x;
-        hsm_pack<T, VEC> pk;
-        if (cache != NULL) {
-            pk = cache[at];
-        } else if (col < cols) {
-            pk = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
-        } else {
-#pragma unroll
-            for (int i = 0; i < VEC; i++)
-                pk.v[i] = hsm_neg_inf_of<T>();
-        }
+        const hsm_pack<T, VEC> pk = cache != NULL ? cache[at] : hsm_load_pack<T, VEC>(xr, col, cols);
         if (keep != NULL)
             keep[at] = pk;
 #pragma unroll

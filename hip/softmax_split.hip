@@ -11,8 +11,8 @@
 #define HSM_SPLIT_UNROLL 2        /* accesses in flight per thread on the streamed columns */
 #define HSM_SPLIT_COMBINE_LOADS 4 /* partials in flight per thread when a group combines them */
 
-/* One access's worth of the row into shared memory: asynchronous for 16-byte packs where the vendor
- * can (HSM_ASYNC_COPY), an ordinary copy otherwise. */
+/* One access's worth of the row into shared memory: hsm_copy16_async for 16-byte packs (asynchronous
+ * where the vendor has it), an ordinary copy for the narrower packs of the scalar path. */
 template <typename T, int VEC>
 __device__ __forceinline__ void hsm_stage_pack(hsm_pack<T, VEC> *dst, const T *src)
 {
@@ -138,16 +138,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         }
         hsm_pack<T, VEC> raw[C / VEC];
 #pragma unroll
-        for (int p = 0; p < C / VEC; p++) {
-            const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
-            if (col < a.cols) {
-                raw[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
-            } else {
-#pragma unroll
-                for (int i = 0; i < VEC; i++)
-                    raw[p].v[i] = hsm_neg_inf_of<T>();
-            }
-        }
+        for (int p = 0; p < C / VEC; p++)
+            raw[p] = hsm_load_pack<T, VEC>(xr, col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC, a.cols);
         float om = HSM_NEG_INF, os = 0.0f;
         for (int t = 0; t < stiles; t++) {
             hsm_copy_async_wait_pending(stiles - 1 - t);

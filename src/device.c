@@ -123,7 +123,7 @@ hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *s
 }
 
 /* A kernel may use no more dynamic shared memory than it was opted into (the default, 48 KiB on NVIDIA,
- * is below what ONLINE's cache, staged ROW and SPLIT plan for). Done once per handle and kernel, at
+ * is below what ONLINE's cache and SPLIT's staged chunks plan for). Done once per handle and kernel, at
  * creation, so that no launch pays a runtime call for it. */
 hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void *func, size_t bytes)
 {

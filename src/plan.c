@@ -214,10 +214,10 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                 int64_t k = min64(ceil_div(cols, span), g);
                 int64_t groups = min64(g / k, rows);
                 const int whole = k * span >= cols;
+                const int64_t rounds = ceil_div(rows, groups);
                 if (whole) {
                     /* Spread the rows: the fewest rounds of groups, every group busy in each, and as many
                      * blocks per row as that leaves (each holding as little as the row allows). */
-                    const int64_t rounds = ceil_div(rows, groups);
                     groups = ceil_div(rows, rounds);
                     const int64_t per_block = ceil_div(cols, g / groups);
                     staged = per_block > chunk ? ceil_div(per_block - chunk, access) : 0;
@@ -225,7 +225,6 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                     k = ceil_div(cols, span);
                 }
                 const int64_t held = groups * min64(k * span, cols);
-                const int64_t rounds = ceil_div(rows, groups);
                 int better;
                 if (whole != best_whole)
                     better = whole;

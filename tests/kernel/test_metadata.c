@@ -50,7 +50,7 @@ int main(void)
         failures += bad;
     }
     /* The plans themselves: residency with the dynamic shared memory each launch asks for (ONLINE's
-     * cache, staged ROW rows, SPLIT's staged tiles), model against runtime, for every family. */
+     * cache, SPLIT's staged chunks), model against runtime, for every family. */
     static const long long shapes[][2] = {{4096, 128},   {4096, 512},  {4096, 2048}, {4096, 4096},  {4096, 8192},
                                           {4096, 16384}, {4096, 32768}, {4096, 65536}, {4096, 131072}, {4096, 262144},
                                           {32, 1048576}, {4, 8388608},  {61, 12289},   {2, 9000001}};

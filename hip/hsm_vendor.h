@@ -154,6 +154,15 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
 {
     return hsm_float_to_bf16_bits(lo) | hsm_float_to_bf16_bits(hi) << 16;
 }
+/* v, with its value hidden from the optimizer (no instruction): what is computed from the result is
+ * not taken from what was computed from v before. See hsm_row_packed_body. */
+__device__ __forceinline__ uint32_t hsm_opaque(uint32_t v)
+{
+    asm volatile("" : "+v"(v));
+    return v;
+}
+/* HSM_PACKED_MAX_16 stays undefined: CDNA before gfx950 has no packed bf16 max, so the kernels take
+ * 16-bit maxima in fp32. */
 /* 2^x. A denormal result may come back as 0 (the kernels' accuracy contract allows it: such a term is
  * below every tolerance); here it does not. */
 __device__ __forceinline__ float hsm_exp2(float x) { return exp2f(x); }
@@ -214,6 +223,26 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
 {
     const __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&b);
+}
+__device__ __forceinline__ uint32_t hsm_opaque(uint32_t v)
+{
+    asm volatile("" : "+r"(v));
+    return v;
+}
+/* Max of two pairs of 16-bit values, pair by pair, as stored: one max.f16x2 / max.bf16x2 (sm_80 and
+ * newer). A max only selects, so it is exact; like fmaxf, a NaN loses to a number. */
+#    define HSM_PACKED_MAX_16 1
+__device__ __forceinline__ uint32_t hsm_max_half2(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm("max.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t hsm_max_bf162(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm("max.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
 }
 /* 2^x in one MUFU.EX2 (ex2.approx.ftz): a denormal result comes back as 0, which the kernels'
  * accuracy contract allows (such a term is below every tolerance); exp2f adds a denormal range fix-up

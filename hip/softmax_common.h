@@ -56,19 +56,21 @@ template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HS
 template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
 template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
 
+template <typename T, int VEC>
+__device__ __forceinline__ hsm_pack<T, VEC> hsm_neg_inf_pack()
+{
+    hsm_pack<T, VEC> pk;
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        pk.v[i] = hsm_neg_inf_of<T>();
+    return pk;
+}
+
 /* The VEC elements at column `col` as stored, or -inf in each (the padding value) past the row. */
 template <typename T, int VEC>
 __device__ __forceinline__ hsm_pack<T, VEC> hsm_load_pack(const T *xr, int64_t col, int64_t cols)
 {
-    hsm_pack<T, VEC> pk;
-    if (col < cols) {
-        pk = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
-    } else {
-#pragma unroll
-        for (int i = 0; i < VEC; i++)
-            pk.v[i] = hsm_neg_inf_of<T>();
-    }
-    return pk;
+    return col < cols ? *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col) : hsm_neg_inf_pack<T, VEC>();
 }
 
 template <typename T, int VEC>
@@ -99,6 +101,54 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
  * instead, since exp(NaN - m) is NaN for any m and every output is divided by the sum. So a NaN
  * anywhere still makes the whole row NaN, as in torch.softmax. */
 __device__ __forceinline__ float hsm_max(float a, float b) { return fmaxf(a, b); }
+
+#if defined(HSM_PACKED_MAX_16)
+__device__ __forceinline__ uint32_t hsm_max_pair(uint32_t a, uint32_t b, hsm_f16) { return hsm_max_half2(a, b); }
+__device__ __forceinline__ uint32_t hsm_max_pair(uint32_t a, uint32_t b, hsm_bf16) { return hsm_max_bf162(a, b); }
+#endif
+
+/* 16-bit values two to a 32-bit word as stored, the lower column in the low half. Kept this way (not
+ * as 16-bit elements, which the compiler gives a register each) where a kernel holds raw values. */
+__device__ __forceinline__ float hsm_lo_to_float(uint32_t w, hsm_bf16) { return __uint_as_float(w << 16); }
+__device__ __forceinline__ float hsm_hi_to_float(uint32_t w, hsm_bf16) { return __uint_as_float(w & 0xffff0000u); }
+__device__ __forceinline__ float hsm_lo_to_float(uint32_t w, hsm_f16) { return hsm_half_to_float((uint16_t)w); }
+__device__ __forceinline__ float hsm_hi_to_float(uint32_t w, hsm_f16) { return hsm_half_to_float((uint16_t)(w >> 16)); }
+/* A word of -inf padding: one fp32 -inf, or two 16-bit ones. */
+template <typename T> __device__ __forceinline__ uint32_t hsm_neg_inf_word() { return hsm_neg_inf_of<T>().bits * 0x10001u; }
+template <> __device__ __forceinline__ uint32_t hsm_neg_inf_word<float>() { return 0xff800000u; }
+/* Element e of values held as words (e known at compile time in the unrolled loops that use it). */
+template <typename T> __device__ __forceinline__ float hsm_word_elem(const uint32_t *w, int e)
+{
+    return e % 2 ? hsm_hi_to_float(w[e / 2], T{}) : hsm_lo_to_float(w[e / 2], T{});
+}
+template <> __device__ __forceinline__ float hsm_word_elem<float>(const uint32_t *w, int e) { return __uint_as_float(w[e]); }
+
+/* The max of NW words of values. For 16-bit pairs, where the vendor compares pairs in one
+ * instruction, the words are reduced as stored and only the last one is converted: half an
+ * instruction per element instead of a conversion and a max. */
+template <typename T, int NW>
+__device__ __forceinline__ float hsm_words_max(const uint32_t *w)
+{
+#if defined(HSM_PACKED_MAX_16)
+    if constexpr (sizeof(T) == 2) {
+        uint32_t acc[4]; /* four chains, not one NW long */
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            acc[i] = w[i % NW];
+#pragma unroll
+        for (int i = 4; i < NW; i++)
+            acc[i % 4] = hsm_max_pair(acc[i % 4], w[i], T{});
+        const uint32_t m = hsm_max_pair(hsm_max_pair(acc[0], acc[1], T{}), hsm_max_pair(acc[2], acc[3], T{}), T{});
+        return hsm_max(hsm_lo_to_float(m, T{}), hsm_hi_to_float(m, T{}));
+    }
+#endif
+    constexpr int E = NW * 4 / (int)sizeof(T);
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        m = hsm_max(m, hsm_word_elem<T>(w, e));
+    return m;
+}
 
 /* exp(x - m): a -inf m (every value so far is -inf) contributes nothing instead of NaN. Used where
  * partial results of part of a row are combined; a whole row of -inf still ends as NaN (0 / 0). */

@@ -27,10 +27,83 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     }
 }
 
+/* 16-bit rows held as stored: C values in C / 2 registers instead of C, so a 1024-thread block holds
+ * twice the row (64K columns, 128 KiB, as many bytes as the fp32 kernels hold) and shorter rows leave
+ * room for twice the resident blocks. The values are converted again for the sum and for the store,
+ * and each exponential computed twice: instructions traded for bytes in flight. */
+/* 16-bit rows held as stored: C values in C / 2 registers instead of C, so a 1024-thread block holds
+ * twice the row (64K columns, 128 KiB, as many bytes as the fp32 kernels hold) and shorter rows leave
+ * room for twice the resident blocks. The values are converted again for the sum and for the store,
+ * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
+ * C / 8 16-byte packs of four words (hsm_lo_to_float). */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
+{
+    constexpr int NP = C / 8;
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    uint32_t w[4 * NP];
+    /* Pack p of a thread lies p * step elements after its first: one base and one step, where 64-bit
+     * addresses per pack would cost the registers the row needs. */
+    const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
+
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        const T *xr = x + row * a.x_stride + first;
+        T *yr = y + row * a.y_stride + first;
+        const int64_t left = a.cols - first;
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (p * step < left) {
+                const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(xr + p * step);
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = pk.v[i];
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = hsm_neg_inf_word<T>();
+            }
+        }
+        const float m = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < NP; p++)
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                s += hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
+                s += hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
+            }
+        const float inv = 1.0f / hsm_block_sum(s, red_sum);
+        /* Left to itself the compiler keeps the sum's conversions for the store: twice the
+         * registers, spilled. The store converts again from the words. */
+#pragma unroll
+        for (int i = 0; i < 4 * NP; i++)
+            w[i] = hsm_opaque(w[i]);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (p * step < left) {
+                float f[8];
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    f[2 * i] = hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
+                    f[2 * i + 1] = hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
+                }
+                hsm_store<T, 8>(yr + p * step, f, inv);
+            }
+        }
+    }
+}
+
 #define HSM_ROW_KERNEL(NAME, T, VEC, C)                                                               \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
         hsm_row_body<T, VEC, C>(a);                                                                   \
+    }
+#define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C)                                                        \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C>(a);                                                            \
     }
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C)                                                               \
     {#NAME, (const void *)NAME, HSM_FAMILY_ROW, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain}
@@ -56,10 +129,14 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 HSM_ROW_SET(f32, float, 4)
 HSM_ROW_SET(f16, hsm_f16, 8)
 HSM_ROW_SET(bf16, hsm_bf16, 8)
+HSM_ROW_PACKED_KERNEL(hsm_row_f16_p64, hsm_f16, 8, 64)
+HSM_ROW_PACKED_KERNEL(hsm_row_bf16_p64, hsm_bf16, 8, 64)
 static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_SET_ENTRIES(f32, HSM_F32, 4),
     HSM_ROW_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_ROW_ENTRY(hsm_row_f16_p64, HSM_F16, 8, 64),
     HSM_ROW_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_ROW_ENTRY(hsm_row_bf16_p64, HSM_BF16, 8, 64),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

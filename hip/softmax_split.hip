@@ -22,6 +22,18 @@ __device__ __forceinline__ void hsm_stage_pack(hsm_pack<T, VEC> *dst, const T *s
         *dst = *reinterpret_cast<const hsm_pack<T, VEC> *>(src);
 }
 
+/* This thread's NP packs of the register chunk at col0 (the hsm_chunk_load layout), as stored. From
+ * one base and one step: 64-bit addresses kept per pack across the loop would spill. */
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ void hsm_chunk_load_raw(hsm_pack<T, VEC> *raw, const T *xr, int64_t col0, int64_t cols)
+{
+    const int64_t first = col0 + (int64_t)threadIdx.x * VEC, step = (int64_t)blockDim.x * VEC;
+    const T *base = xr + first;
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+        raw[p] = hsm_load_pack<T, VEC>(base, p * step, cols - first);
+}
+
 /* Column of this thread's p-th staged access (the hsm_chunk_load layout from scol0), or -1 where that
  * access lies past the row or past the `staged` accesses the plan gave the block. */
 __device__ __forceinline__ int64_t hsm_staged_col(int64_t scol0, int p, int staged, int64_t cols, int vec)
@@ -30,12 +42,32 @@ __device__ __forceinline__ int64_t hsm_staged_col(int64_t scol0, int p, int stag
     return p < staged && col < cols ? col : -1;
 }
 
-/* Workspace: a (count, generation) barrier pair per possible group, then (max, sum) per block for two
- * rounds. The layout depends only on the workspace's size, never on a launch's grid: the barrier words
- * of one launch must never lie where another launch wrote partials. */
+/* Copies staged tile t of the row at xr (this thread's HSM_SPLIT_STAGE_PACKS accesses) into shared
+ * memory as one copy group. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_stage_tile_issue(hsm_pack<T, VEC> *stage, const T *xr, int t, int64_t scol0,
+                                                     int staged, int64_t cols)
+{
+#pragma unroll
+    for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+        const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+        const int64_t col = hsm_staged_col(scol0, p, staged, cols, VEC);
+        if (col >= 0)
+            hsm_stage_pack<T, VEC>(stage + p * blockDim.x + threadIdx.x, xr + col);
+    }
+    hsm_copy_async_commit();
+}
+
+/* Workspace: a (count, generation) barrier pair per possible group, each pair alone in a 128-byte
+ * cache line, then (max, sum) per block for two rounds. Groups whose barrier words shared a line
+ * slowed each other's atomics and spinning: 8 groups of 128 blocks (M=32, N=1M fp32, H200) ran at
+ * 66% of the copy bandwidth with adjacent pairs and 74% with a line each. The layout depends only on
+ * the workspace's size, never on a launch's grid: the barrier words of one launch must never lie
+ * where another launch wrote partials. */
+#define HSM_SPLIT_BAR_WORDS 32 /* 128 bytes: the cache line of both vendors' L2 */
 extern "C" size_t hsm_split_workspace_bytes(int grid)
 {
-    return (size_t)grid * (2 * sizeof(unsigned) + 2 * 2 * sizeof(float));
+    return (size_t)grid * (HSM_SPLIT_BAR_WORDS * sizeof(unsigned) + 2 * 2 * sizeof(float));
 }
 
 /* Barrier among the k blocks of one group. The count returns to zero at every crossing and the
@@ -89,6 +121,56 @@ __device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float
     *sum = hsm_block_sum(cs * hsm_rescale(cm, *mx), red_sum);
 }
 
+/* Folds staged tile t (this thread's HSM_SPLIT_STAGE_PACKS accesses) into a running (max om, sum os).
+ * 16-byte packs are read as 32-bit words: 16-bit elements each in a register of their own would
+ * spill, and hsm_words_max compares 16-bit pairs as stored. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_stage_tile_fold(const hsm_pack<T, VEC> *stage, int t, int64_t scol0, int staged,
+                                                    int64_t cols, float &om, float &os)
+{
+    constexpr int PW = (int)sizeof(hsm_pack<T, VEC>) / 4;
+    constexpr int NE = PW > 0 ? HSM_SPLIT_STAGE_PACKS * PW : HSM_SPLIT_STAGE_PACKS; /* words or elements */
+    uint32_t tw[NE];
+    float te[NE];
+#pragma unroll
+    for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+        const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+        const int ok = hsm_staged_col(scol0, p, staged, cols, VEC) >= 0;
+        if constexpr (PW > 0) {
+            if (ok) {
+                __builtin_memcpy(tw + q * PW, stage + p * blockDim.x + threadIdx.x, sizeof(hsm_pack<T, VEC>));
+            } else {
+#pragma unroll
+                for (int i = 0; i < PW; i++)
+                    tw[q * PW + i] = hsm_neg_inf_word<T>();
+            }
+        } else {
+            te[q] = ok ? hsm_to_float(stage[p * blockDim.x + threadIdx.x].v[0]) : HSM_NEG_INF;
+        }
+    }
+    float tm = HSM_NEG_INF;
+    if constexpr (PW > 0) {
+        tm = hsm_words_max<T, NE>(tw);
+    } else {
+#pragma unroll
+        for (int q = 0; q < NE; q++)
+            tm = hsm_max(tm, te[q]);
+    }
+    const float nm = hsm_max(om, tm);
+    const float sh = nm == HSM_NEG_INF ? 0.0f : nm;
+    float ts = 0.0f;
+#pragma unroll
+    for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+        if (hsm_staged_col(scol0, t * HSM_SPLIT_STAGE_PACKS + q, staged, cols, VEC) >= 0) {
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                ts += hsm_exp(PW > 0 ? hsm_word_elem<T>(tw + q * PW, i) : te[q], sh);
+        }
+    }
+    os = os * hsm_rescale(om, sh) + ts;
+    om = nm;
+}
+
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 {
@@ -102,8 +184,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     const int j = blockIdx.x % k;
     if (g >= ngroups)
         return;
-    unsigned *bar = a.workspace + 2 * g;
-    volatile float *part = (volatile float *)(a.workspace + 2 * (size_t)a.workspace_blocks);
+    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
+    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     /* A block's part of the row: `chunk` columns in registers, then `staged` packs per thread in
@@ -120,68 +202,43 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     float v[C], w[U];
     int parity = 0;
 
+    /* Issue order = arrival order: the staged tiles, one copy group per tile, then the register chunk,
+     * whose raw packs are converted only once the staged tiles are folded, so the block folds each
+     * tile while later ones are in flight. A row's staged tiles are issued while the group writes its
+     * previous row, each as soon as its shared memory is written out, so DRAM reads the next row during
+     * the writes instead of idling between them. (The register chunk waits for the loop's next turn:
+     * held through the writes, it would spill.) The scalar path's copies go through registers, and
+     * are made at the start of each row. */
+    constexpr bool ahead = sizeof(hsm_pack<T, VEC>) == 16; /* where the copy is asynchronous */
+    for (int t = 0; ahead && g < a.rows && t < stiles; t++)
+        hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t, scol0, staged, a.cols);
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *xr = x + row * a.x_stride;
         T *yr = y + row * a.y_stride;
-        /* Issue order = arrival order: the staged tiles first, one copy group per tile, then the
-         * register chunk, whose raw packs are converted only once the staged tiles are folded. So the
-         * block folds each tile while the later ones are still in flight, and DRAM does not idle
-         * through one long compute step between the loads and the group barrier. */
-        for (int t = 0; t < stiles; t++) {
-            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
-                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
-                const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
-                if (col >= 0)
-                    hsm_stage_pack<T, VEC>(stage + p * blockDim.x + threadIdx.x, xr + col);
-            }
-            hsm_copy_async_commit();
-        }
+        const int more = ahead && row + ngroups < a.rows;
+        const T *xn = x + (more ? row + ngroups : row) * a.x_stride;
+        for (int t = 0; !ahead && t < stiles; t++)
+            hsm_stage_tile_issue<T, VEC>(stage, xr, t, scol0, staged, a.cols);
         hsm_pack<T, VEC> raw[C / VEC];
-#pragma unroll
-        for (int p = 0; p < C / VEC; p++)
-            raw[p] = hsm_load_pack<T, VEC>(xr, col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC, a.cols);
+        hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xr, col0, a.cols);
+        /* Held as words until converted, for the reason hsm_stage_tile_fold gives. */
+        static_assert(sizeof(raw) % 4 == 0, "a register chunk of whole words");
+        uint32_t rw[sizeof(raw) / 4];
+        __builtin_memcpy(rw, raw, sizeof raw);
         float om = HSM_NEG_INF, os = 0.0f;
         for (int t = 0; t < stiles; t++) {
             hsm_copy_async_wait_pending(stiles - 1 - t);
-            float tm = HSM_NEG_INF;
-            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
-                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
-                if (hsm_staged_col(scol0, p, staged, a.cols, VEC) >= 0) {
-                    const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
-#pragma unroll
-                    for (int i = 0; i < VEC; i++)
-                        tm = hsm_max(tm, hsm_to_float(pk.v[i]));
-                }
-            }
-            const float nm = hsm_max(om, tm);
-            const float sh = nm == HSM_NEG_INF ? 0.0f : nm;
-            float ts = 0.0f;
-            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
-                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
-                if (hsm_staged_col(scol0, p, staged, a.cols, VEC) >= 0) {
-                    const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
-#pragma unroll
-                    for (int i = 0; i < VEC; i++)
-                        ts += hsm_exp(hsm_to_float(pk.v[i]), sh);
-                }
-            }
-            os = os * hsm_rescale(om, sh) + ts;
-            om = nm;
+            hsm_stage_tile_fold<T, VEC>(stage, t, scol0, staged, a.cols, om, os);
         }
         for (int64_t t = 0; t < ntiles; t++) {
             const int64_t t0 = resident + (t * k + j) * tile;
             const float wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
             hsm_online_fold<U>(w, wmax, om, os);
         }
-        float lm = HSM_NEG_INF;
+        const float lm = hsm_words_max<T, (int)sizeof(rw) / 4>(rw);
 #pragma unroll
-        for (int p = 0; p < C / VEC; p++) {
-#pragma unroll
-            for (int i = 0; i < VEC; i++) {
-                v[p * VEC + i] = hsm_to_float(raw[p].v[i]);
-                lm = hsm_max(lm, v[p * VEC + i]);
-            }
-        }
+        for (int i = 0; i < C; i++)
+            v[i] = hsm_word_elem<T>(rw, i);
 
         /* This block's (max, sum); a chunk of only -inf gives (-inf, 0) rather than NaN. */
         const float bm = hsm_block_max(hsm_max(lm, om), red_max);
@@ -209,16 +266,23 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 
         hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
         const float inv = 1.0f / sum;
-        for (int p = 0; p < staged; p++) {
-            const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
-            if (col >= 0) {
-                const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
-                float f[VEC];
+        for (int t = 0; t < stiles; t++) {
 #pragma unroll
-                for (int i = 0; i < VEC; i++)
-                    f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
-                hsm_store<T, VEC>(yr + col, f, inv);
+            for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+                const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+                const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
+                if (col >= 0) {
+                    const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
+                    float f[VEC];
+#pragma unroll
+                    for (int i = 0; i < VEC; i++)
+                        f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
+                    hsm_store<T, VEC>(yr + col, f, inv);
+                }
             }
+            /* Each thread copies into only the slots it read itself, just above: no block barrier. */
+            if (more)
+                hsm_stage_tile_issue<T, VEC>(stage, xn, t, scol0, staged, a.cols);
         }
         for (int64_t t = ntiles - 1; t >= 0; t--) {
             const int64_t t0 = resident + (t * k + j) * tile;

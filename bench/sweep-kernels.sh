@@ -13,10 +13,13 @@ for dt in f32 bf16; do
   long=(--shape 4096x33792 --shape 4096x49152 --shape 4096x65536 --shape 4096x98304 --shape 4096x131072 --shape 4096x262144)
   few=(--shape 4x8388608 --shape 32x1048576)
   edges=(--shape 4096x512 --shape 4096x520 --shape 4096x32768 --shape 4096x32776 --shape 4096x81920 --shape 4096x90112
-         --shape 4096x131072 --shape 4096x147456 --shape 263x65536 --shape 264x65536)
+         --shape 4096x65536 --shape 4096x65544 --shape 4096x131072 --shape 4096x139264 --shape 4096x147456
+         --shape 263x65536 --shape 264x65536)
   "$bench" --dtype $name "${mid[@]}" "${long[@]}" "${few[@]}" --reps 20 | grep -E '^\|' > "$out/$dt-auto.md"
   "$bench" --dtype $name "${edges[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-edges.md"
-  for k in row_${dt}_v8 row_${dt}_v16 row_${dt}_v32; do
+  rowk="row_${dt}_v8 row_${dt}_v16 row_${dt}_v32"
+  [ $dt = f32 ] || { rowk="$rowk row_${dt}_p64"; mid+=(--shape 4096x65536); }
+  for k in $rowk; do
     "$bench" --dtype $name --kernel hsm_$k "${mid[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done
   for f in online split; do

@@ -9,18 +9,19 @@
  * one run (bench/results/h200-2026-11-22.md; % of the copy bandwidth, H200, M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
  * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
- *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200).
+ *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200). 16-bit rows
+ *   of more than 2K columns take the kernels that hold them as stored (64 values per thread, rows to
+ *   64K): bf16 N=32K 83% and N=64K 86%, where the fp32-held kernels gave 77% and (SPLIT) 77%.
  * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
  *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
  *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
- *   blocks); bf16 N=33K..128K: 74-81%, against 49-80% and 63-71%.
- * - Longer rows, many of them: fp32 SPLIT over several blocks (N=96K..256K: 83-86%, ONLINE 70-84%);
- *   16-bit ONLINE where its shared-memory cache holds at least a quarter of the row (bf16 N=256K:
- *   75%, SPLIT 71%: 16-bit rows cost SPLIT twice the instructions per byte, and it is issue-bound).
+ *   blocks); bf16 N=72K..139K: 83-87%.
+ * - Longer rows, many of them: SPLIT over several blocks (fp32 N=96K..256K: 83-86%, ONLINE 70-84%;
+ *   bf16 and fp16 N=144K..512K: 76-82%, ONLINE 63-80%). ONLINE is what serves them where a
+ *   cooperative launch is not available.
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
 #define HSM_WARP_MAX_COLS 512
 #define HSM_ROW_MIN_BLOCK 64
-#define HSM_ONLINE_MIN_CACHED_16 4 /* 16-bit: ONLINE over SPLIT when its cache holds >= 1/4 of the row */
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
 
@@ -310,20 +311,10 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (plan_split_single(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    hsm_plan online;
-    memset(&online, 0, sizeof online);
-    const int have_online = plan_online(h, dt, vec, rows, cols, &online) == HIPSOFTMAX_STATUS_SUCCESS;
-    const int64_t cached = have_online ? (int64_t)online.cached_tiles * online.block * online.ks->k->cols_per_thread : 0;
-    if (have_online && dt != HSM_F32 && cached * HSM_ONLINE_MIN_CACHED_16 >= cols) {
-        *out = online;
-        return HIPSOFTMAX_STATUS_SUCCESS;
-    }
     if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (have_online) {
-        *out = online;
+    if (plan_online(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    }
     return plan_warp(h, dt, vec, rows, cols, out);
 }
 

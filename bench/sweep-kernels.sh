@@ -19,6 +19,13 @@ for dt in f32 bf16; do
   "$bench" --dtype $name "${edges[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-edges.md"
   rowk="row_${dt}_v8 row_${dt}_v16 row_${dt}_v32"
   [ $dt = f32 ] || { rowk="$rowk row_${dt}_p64"; mid+=(--shape 4096x65536); }
+  # Between the powers of two: where the plan trades the largest chunk for more resident threads.
+  between=(--shape 4096x1536 --shape 4096x3072 --shape 4096x12288 --shape 4096x16392 --shape 4096x20480
+           --shape 4096x24576 --shape 4096x28672 --shape 4096x32776 --shape 4096x40960 --shape 4096x49152
+           --shape 4096x57344)
+  big=$([ $dt = f32 ] && echo row_f32_v32 || echo row_${dt}_p64)
+  "$bench" --dtype $name "${between[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-between.md"
+  "$bench" --dtype $name --kernel hsm_$big "${between[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-between-$big.md" || true
   for k in $rowk; do
     "$bench" --dtype $name --kernel hsm_$k "${mid[@]}" --reps 20 | grep -E '^\| [0-9]' > "$out/$dt-$k.md" || true
   done

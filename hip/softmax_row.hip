@@ -125,18 +125,37 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
         HSM_ROW_ENTRY(hsm_row_##SFX##_s16, DT, 1, 16), \
         HSM_ROW_ENTRY(hsm_row_##SFX##_v8, DT, VEC, 8), HSM_ROW_ENTRY(hsm_row_##SFX##_v16, DT, VEC, 16), \
         HSM_ROW_ENTRY(hsm_row_##SFX##_v32, DT, VEC, 32)
+/* Chunks between the power-of-two ones, for rows just longer than a smaller chunk holds in a full
+ * block: there the larger chunk gives one block of a few hundred threads per SM (src/plan.c). */
+#define HSM_ROW_PACKED_SET(SFX, T)                                                                    \
+    HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p40, T, 8, 40)                                              \
+    HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p48, T, 8, 48)                                              \
+    HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p56, T, 8, 56)                                              \
+    HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p64, T, 8, 64)
+#define HSM_ROW_PACKED_SET_ENTRIES(SFX, DT)                                                           \
+    HSM_ROW_ENTRY(hsm_row_##SFX##_p40, DT, 8, 40), HSM_ROW_ENTRY(hsm_row_##SFX##_p48, DT, 8, 48),     \
+        HSM_ROW_ENTRY(hsm_row_##SFX##_p56, DT, 8, 56), HSM_ROW_ENTRY(hsm_row_##SFX##_p64, DT, 8, 64)
 
 HSM_ROW_SET(f32, float, 4)
+HSM_ROW_KERNEL(hsm_row_f32_v20, float, 4, 20)
+HSM_ROW_KERNEL(hsm_row_f32_v24, float, 4, 24)
+HSM_ROW_KERNEL(hsm_row_f32_v28, float, 4, 28)
 HSM_ROW_SET(f16, hsm_f16, 8)
+HSM_ROW_PACKED_SET(f16, hsm_f16)
 HSM_ROW_SET(bf16, hsm_bf16, 8)
-HSM_ROW_PACKED_KERNEL(hsm_row_f16_p64, hsm_f16, 8, 64)
-HSM_ROW_PACKED_KERNEL(hsm_row_bf16_p64, hsm_bf16, 8, 64)
+HSM_ROW_PACKED_SET(bf16, hsm_bf16)
+/* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
-    HSM_ROW_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_ROW_ENTRY(hsm_row_f32_s1, HSM_F32, 1, 1), HSM_ROW_ENTRY(hsm_row_f32_s2, HSM_F32, 1, 2),
+    HSM_ROW_ENTRY(hsm_row_f32_s4, HSM_F32, 1, 4), HSM_ROW_ENTRY(hsm_row_f32_s8, HSM_F32, 1, 8),
+    HSM_ROW_ENTRY(hsm_row_f32_s16, HSM_F32, 1, 16),
+    HSM_ROW_ENTRY(hsm_row_f32_v8, HSM_F32, 4, 8), HSM_ROW_ENTRY(hsm_row_f32_v16, HSM_F32, 4, 16),
+    HSM_ROW_ENTRY(hsm_row_f32_v20, HSM_F32, 4, 20), HSM_ROW_ENTRY(hsm_row_f32_v24, HSM_F32, 4, 24),
+    HSM_ROW_ENTRY(hsm_row_f32_v28, HSM_F32, 4, 28), HSM_ROW_ENTRY(hsm_row_f32_v32, HSM_F32, 4, 32),
     HSM_ROW_SET_ENTRIES(f16, HSM_F16, 8),
-    HSM_ROW_ENTRY(hsm_row_f16_p64, HSM_F16, 8, 64),
+    HSM_ROW_PACKED_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SET_ENTRIES(bf16, HSM_BF16, 8),
-    HSM_ROW_ENTRY(hsm_row_bf16_p64, HSM_BF16, 8, 64),
+    HSM_ROW_PACKED_SET_ENTRIES(bf16, HSM_BF16),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

@@ -98,7 +98,8 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
         if (block > s->k->max_block || occupancy(h, s, (int)block) == 0)
             continue;
-        const int c = s->k->cols_per_thread, pow2 = (c & (c - 1)) == 0;
+        /* A kernel forced by hipsoftmax_set_kernel is the only candidate, whatever its chunk. */
+        const int c = s->k->cols_per_thread, pow2 = (c & (c - 1)) == 0 || h->forced_kernel[0] != '\0';
         if (fallback == NULL && pow2) {
             fallback = s;
             fallback_block = (int)block;

@@ -202,6 +202,42 @@ static void test_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_kernel_occupancy(h, 0, 0, &bpc), HIPSOFTMAX_STATUS_INVALID_VALUE);
 }
 
+/* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its
+ * dtype: a kernel the plan could never reach would go untested on the GPU (its per-kernel test skips
+ * every shape it cannot plan, and fails when that is all of them). */
+static void test_forced_kernels(hipsoftmax_handle h)
+{
+    /* Row lengths in every kernel's range, each aligned (vector kernels) and odd (scalar kernels). */
+    static const long long shapes[][2] = {
+        {4096, 1},     {4096, 2},     {4096, 3},     {4096, 8},     {4096, 15},    {4096, 16},    {4096, 33},
+        {4096, 64},    {4096, 65},    {4096, 128},   {4096, 129},   {4096, 256},   {4096, 257},   {4096, 512},
+        {4096, 513},   {4096, 1001},  {4096, 1024},  {4096, 2048},  {4096, 3001},  {4096, 9001},  {4096, 15001},
+        {4096, 16392}, {4096, 20480}, {4096, 24576}, {4096, 28672}, {4096, 32776}, {4096, 40960}, {4096, 49152},
+        {4096, 57344}, {4096, 65536}, {4096, 65537}, {4096, 262144}, {4, 8388608}, {4, 8388609}};
+    size_t n = 0;
+    EXPECT_STATUS(hipsoftmax_kernel_count(h, &n), HIPSOFTMAX_STATUS_SUCCESS);
+    for (size_t i = 0; i < n; i++) {
+        hipsoftmax_kernel_info ki;
+        EXPECT_STATUS(hipsoftmax_get_kernel_info(h, i, &ki), HIPSOFTMAX_STATUS_SUCCESS);
+        const hipsoftmax_dtype dt = strstr(ki.name, "_bf16_") != NULL  ? HIPSOFTMAX_DTYPE_BF16
+                                    : strstr(ki.name, "_f16_") != NULL ? HIPSOFTMAX_DTYPE_F16
+                                                                       : HIPSOFTMAX_DTYPE_F32;
+        EXPECT_STATUS(hipsoftmax_set_kernel(h, ki.name), HIPSOFTMAX_STATUS_SUCCESS);
+        int planned = 0;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && !planned; s++) {
+            hipsoftmax_problem p;
+            hipsoftmax_plan_info info;
+            hipsoftmax_problem_init(&p, dt, shapes[s][0], shapes[s][1]);
+            planned = hipsoftmax_get_plan(h, &p, &info) == HIPSOFTMAX_STATUS_SUCCESS && strcmp(info.kernel, ki.name) == 0;
+        }
+        if (!planned) {
+            fprintf(stderr, "kernel %s, forced, plans none of the test shapes\n", ki.name);
+            failures++;
+        }
+    }
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
+}
+
 /* Random problems, pointers and enum values (deterministic seed): every call returns a status of the
  * enum, host buffers standing in for device memory are never written, and valid problems get a plan
  * whose geometry is positive. Run under ASan and UBSan in CI, so an overflow or out-of-bounds access
@@ -305,7 +341,10 @@ int main(void)
         hipsoftmax_kernel_count(h, &n);
         /* Plans need metadata: only for targets this library was built for. */
         if (n > 0 && hipsoftmax_get_kernel_info(h, 0, &ki) == HIPSOFTMAX_STATUS_SUCCESS && ki.metadata_from_code_object)
+        {
             test_plan(h);
+            test_forced_kernels(h);
+        }
         test_random(h);
         hipsoftmax_destroy(h);
     }

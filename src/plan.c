@@ -6,7 +6,8 @@
 #include "internal.h"
 
 /* Thresholds chosen from bench/sweep-kernels.sh, each family and kernel forced on the same shapes in
- * one run (bench/results/h200-2026-11-22.md; % of the copy bandwidth, H200, M=4096):
+ * one run (bench/results/h200-2026-11-22.md and h200-2026-11-22b.md; % of the copy bandwidth, H200,
+ * M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
  * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
  *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200). 16-bit rows

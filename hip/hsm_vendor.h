@@ -161,8 +161,8 @@ __device__ __forceinline__ uint32_t hsm_opaque(uint32_t v)
     asm volatile("" : "+v"(v));
     return v;
 }
-/* HSM_PACKED_MAX_16 stays undefined: CDNA before gfx950 has no packed bf16 max, so the kernels take
- * 16-bit maxima in fp32. */
+/* HSM_PACKED_MAX_16 stays undefined: CDNA before gfx950 has no packed bf16 max (v_pk_max_f16 covers
+ * fp16 only), so the kernels take 16-bit maxima in fp32. */
 /* 2^x. A denormal result may come back as 0 (the kernels' accuracy contract allows it: such a term is
  * below every tolerance); here it does not. */
 __device__ __forceinline__ float hsm_exp2(float x) { return exp2f(x); }
@@ -224,6 +224,7 @@ __device__ __forceinline__ uint32_t hsm_float2_to_bf162(float lo, float hi)
     const __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&b);
 }
+/* v, with its value hidden from the optimizer (no instruction); see the AMD definition. */
 __device__ __forceinline__ uint32_t hsm_opaque(uint32_t v)
 {
     asm volatile("" : "+r"(v));

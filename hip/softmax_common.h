@@ -56,6 +56,7 @@ template <> __device__ __forceinline__ float hsm_neg_inf_of<float>() { return HS
 template <> __device__ __forceinline__ hsm_f16 hsm_neg_inf_of<hsm_f16>() { return hsm_f16{0xfc00u}; }
 template <> __device__ __forceinline__ hsm_bf16 hsm_neg_inf_of<hsm_bf16>() { return hsm_bf16{0xff80u}; }
 
+/* A pack of -inf, the value of columns past the end of a row. */
 template <typename T, int VEC>
 __device__ __forceinline__ hsm_pack<T, VEC> hsm_neg_inf_pack()
 {

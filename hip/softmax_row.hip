@@ -30,10 +30,6 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 /* 16-bit rows held as stored: C values in C / 2 registers instead of C, so a 1024-thread block holds
  * twice the row (64K columns, 128 KiB, as many bytes as the fp32 kernels hold) and shorter rows leave
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
- * and each exponential computed twice: instructions traded for bytes in flight. */
-/* 16-bit rows held as stored: C values in C / 2 registers instead of C, so a 1024-thread block holds
- * twice the row (64K columns, 128 KiB, as many bytes as the fp32 kernels hold) and shorter rows leave
- * room for twice the resident blocks. The values are converted again for the sum and for the store,
  * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
  * C / 8 16-byte packs of four words (hsm_lo_to_float). */
 template <typename T, int C>

@@ -97,20 +97,22 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec)) {
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        if (block > s->k->max_block || occupancy(h, s, (int)block) == 0)
+        const int occ = block > s->k->max_block ? 0 : occupancy(h, s, (int)block);
+        if (occ == 0)
             continue;
-        /* A kernel forced by hipsoftmax_set_kernel is the only candidate, whatever its chunk. */
-        const int c = s->k->cols_per_thread, pow2 = (c & (c - 1)) == 0 || h->forced_kernel[0] != '\0';
-        if (fallback == NULL && pow2) {
+        /* Power-of-two chunks are the first choice; a kernel forced by hipsoftmax_set_kernel is the
+         * only candidate, whatever its chunk. */
+        const int c = s->k->cols_per_thread, primary = (c & (c - 1)) == 0 || h->forced_kernel[0] != '\0';
+        if (fallback == NULL && primary) {
             fallback = s;
             fallback_block = (int)block;
         }
         if (block >= HSM_ROW_MIN_BLOCK) {
-            if (pow2) {
+            if (primary) {
                 pick = s;
                 pick_block = (int)block;
             }
-            const int64_t threads = block * occupancy(h, s, (int)block);
+            const int64_t threads = block * occ;
             if (threads >= fullest_threads) {
                 fullest = s;
                 fullest_block = (int)block;

@@ -7,6 +7,10 @@
  *   copy_peak: hipMemcpy device-to-device of 1 GiB (read + write bytes / time), the ceiling;
  *   copy_same: a device-to-device copy of rows * cols elements with the same rotation, the fair
  *              limit for shapes small enough that launch overhead counts.
+ * --pad K gives rows a stride of cols + K elements (x and y alike; GB/s still counts only the
+ * elements of the rows): padded rows that start off the 128-byte line are a common layout. copy_same
+ * stays a contiguous copy of rows * cols elements (hipMemcpy2D of the padded rows runs at half the
+ * bandwidth on an H200, no fair limit).
  * Output: a markdown table on stdout, optionally CSV (--csv FILE). */
 #define HIPSOFTMAX_EXPERIMENTAL
 #include <hipsoftmax/hipsoftmax.h>
@@ -48,8 +52,8 @@ typedef struct {
     int kind; /* 0 softmax, 1 copy */
     hipsoftmax_handle h;
     hipsoftmax_dtype dt;
-    int64_t rows, cols;
-    size_t bytes;
+    int64_t rows, cols, stride;
+    size_t bytes; /* of one buffer: rows x stride elements */
     void *x[MAX_SETS], *y[MAX_SETS];
     int sets;
 } job;
@@ -58,7 +62,7 @@ static void run_once(const job *j, int i, hipStream_t s)
 {
     const int k = i % j->sets;
     if (j->kind == 0)
-        CHECK_HSM(hipsoftmax_softmax(j->h, j->dt, j->rows, j->cols, j->x[k], j->cols, j->y[k], j->cols));
+        CHECK_HSM(hipsoftmax_softmax(j->h, j->dt, j->rows, j->cols, j->x[k], j->stride, j->y[k], j->stride));
     else
         CHECK(hipMemcpyAsync(j->y[k], j->x[k], j->bytes, hipMemcpyDeviceToDevice, s));
 }
@@ -125,6 +129,7 @@ int main(int argc, char **argv)
     hipsoftmax_family fam = HIPSOFTMAX_FAMILY_AUTO;
     int64_t rows_list[64], cols_list[64];
     int nshapes = 0, reps = 50;
+    long long pad = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
             dt_name = argv[++i];
@@ -145,11 +150,17 @@ int main(int argc, char **argv)
             kernel = argv[++i];
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--pad") && i + 1 < argc) {
+            pad = atoll(argv[++i]);
+            if (pad < 0) {
+                fprintf(stderr, "--pad: a count of elements, >= 0\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv = argv[++i];
         } else {
             fprintf(stderr, "usage: %s [--dtype fp32|fp16|bf16] [--shape MxN]... [--family auto|warp|row|online|split]"
-                            " [--kernel NAME] [--reps N] [--csv FILE]\n", argv[0]);
+                            " [--kernel NAME] [--reps N] [--pad K] [--csv FILE]\n", argv[0]);
             return 2;
         }
     }
@@ -176,7 +187,7 @@ int main(int argc, char **argv)
     hipDeviceProp_t prop;
     CHECK(hipGetDeviceProperties(&prop, dev));
 
-    job peak = {1, h, dt, 0, 0, (size_t)1 << 30, {0}, {0}, 0};
+    job peak = {1, h, dt, 1, (int64_t)1 << 30, (int64_t)1 << 30, (size_t)1 << 30, {0}, {0}, 0};
     alloc_sets(&peak);
     const float peak_ms = time_job(&peak, s, 3, 20);
     const double peak_gbs = 2.0 * (double)peak.bytes / (peak_ms * 1e6);
@@ -184,28 +195,35 @@ int main(int argc, char **argv)
 
     FILE *out = csv ? fopen(csv, "w") : NULL;
     if (out)
-        fprintf(out, "device,dtype,rows,cols,family,kernel,grid,block,blocks_per_row,us,gbs,copy_peak_gbs,share_peak,copy_same_gbs,share_same\n");
-    printf("device: %s, dtype %s, copy_peak %.0f GB/s (hipMemcpy D2D 1 GiB), median of %d launches\n\n", prop.name,
+        fprintf(out, "device,dtype,rows,cols,family,kernel,grid,block,blocks_per_row,us,gbs,copy_peak_gbs,share_peak,copy_same_gbs,share_same,row_stride\n");
+    printf("device: %s, dtype %s, copy_peak %.0f GB/s (hipMemcpy D2D 1 GiB), median of %d launches", prop.name,
            dt_name, peak_gbs, reps);
+    if (pad > 0)
+        printf(", row stride cols + %lld", pad);
+    printf("\n\n");
     printf("| rows | cols | family | kernel | grid x block | us | GB/s | %% of copy_peak | %% of copy_same |\n");
     printf("|---:|---:|---|---|---|---:|---:|---:|---:|\n");
     const size_t es = dt == HIPSOFTMAX_DTYPE_F32 ? 4 : 2;
     for (int i = 0; i < nshapes; i++) {
         hipsoftmax_problem p;
         hipsoftmax_problem_init(&p, dt, rows_list[i], cols_list[i]);
+        p.x_row_stride = p.y_row_stride = cols_list[i] + pad;
         hipsoftmax_plan_info info;
         if (hipsoftmax_get_plan(h, &p, &info) != HIPSOFTMAX_STATUS_SUCCESS) {
             printf("| %lld | %lld | %s | (no plan) | | | | | |\n", (long long)p.rows, (long long)p.cols, family_name(fam));
             continue;
         }
-        job sm = {0, h, dt, p.rows, p.cols, (size_t)(p.rows * p.cols) * es, {0}, {0}, 0};
+        job sm = {0, h, dt, p.rows, p.cols, p.x_row_stride, (size_t)(p.rows * p.x_row_stride) * es, {0}, {0}, 0};
         alloc_sets(&sm);
         const float ms = time_job(&sm, s, 5, reps);
         job cp = sm;
         cp.kind = 1;
+        cp.stride = cp.cols;
+        cp.bytes = (size_t)(p.rows * p.cols) * es; /* within sm's buffers */
         const float cms = time_job(&cp, s, 5, reps);
         free_sets(&sm);
-        const double gbs = 2.0 * (double)sm.bytes / (ms * 1e6), cgbs = 2.0 * (double)sm.bytes / (cms * 1e6);
+        const double moved = 2.0 * (double)(p.rows * p.cols) * (double)es;
+        const double gbs = moved / (ms * 1e6), cgbs = moved / (cms * 1e6);
         char geo[64];
         if (info.blocks_per_row > 1)
             snprintf(geo, sizeof geo, "%dx%d (%d/row)", info.grid, info.block, info.blocks_per_row);
@@ -215,9 +233,10 @@ int main(int argc, char **argv)
                family_name(info.family), info.kernel, geo, ms * 1e3, gbs, 100.0 * gbs / peak_gbs, 100.0 * gbs / cgbs);
         fflush(stdout);
         if (out)
-            fprintf(out, "%s,%s,%lld,%lld,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f\n", prop.name, dt_name,
+            fprintf(out, "%s,%s,%lld,%lld,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f,%lld\n", prop.name, dt_name,
                     (long long)p.rows, (long long)p.cols, family_name(info.family), info.kernel, info.grid, info.block,
-                    info.blocks_per_row, ms * 1e3, gbs, peak_gbs, gbs / peak_gbs, cgbs, gbs / cgbs);
+                    info.blocks_per_row, ms * 1e3, gbs, peak_gbs, gbs / peak_gbs, cgbs, gbs / cgbs,
+                    (long long)p.x_row_stride);
     }
     if (out)
         fclose(out);

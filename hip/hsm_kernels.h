@@ -62,6 +62,10 @@ const hsm_kernel *hsm_split_kernels(size_t *count);
 /* SPLIT: staged accesses per thread that form one tile: copied as one group, folded as it lands. */
 #define HSM_SPLIT_STAGE_PACKS 4
 
+/* The L2 cache line of both vendors: SPLIT lays rows out from the line that holds their start
+ * (hsm_line_lead), and the plan leaves room for that. */
+#define HSM_LINE_BYTES 128
+
 /* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words and per-block partials). */
 size_t hsm_split_workspace_bytes(int grid);
 

@@ -23,23 +23,22 @@ __device__ __forceinline__ void hsm_stage_pack(hsm_pack<T, VEC> *dst, const T *s
 }
 
 /* This thread's NP packs of the register chunk at col0 (the hsm_chunk_load layout), as stored. From
- * one base and one step: 64-bit addresses kept per pack across the loop would spill. */
+ * one first column and one step: 64-bit addresses kept per pack across the loop would spill. */
 template <typename T, int VEC, int NP>
 __device__ __forceinline__ void hsm_chunk_load_raw(hsm_pack<T, VEC> *raw, const T *xr, int64_t col0, int64_t cols)
 {
     const int64_t first = col0 + (int64_t)threadIdx.x * VEC, step = (int64_t)blockDim.x * VEC;
-    const T *base = xr + first;
 #pragma unroll
     for (int p = 0; p < NP; p++)
-        raw[p] = hsm_load_pack<T, VEC>(base, p * step, cols - first);
+        raw[p] = hsm_load_pack<T, VEC>(xr, first + p * step, cols);
 }
 
 /* Column of this thread's p-th staged access (the hsm_chunk_load layout from scol0), or -1 where that
- * access lies past the row or past the `staged` accesses the plan gave the block. */
+ * access lies outside the row or past the `staged` accesses the plan gave the block. */
 __device__ __forceinline__ int64_t hsm_staged_col(int64_t scol0, int p, int staged, int64_t cols, int vec)
 {
     const int64_t col = scol0 + ((int64_t)p * blockDim.x + threadIdx.x) * vec;
-    return p < staged && col < cols ? col : -1;
+    return p < staged && (uint64_t)col < (uint64_t)cols ? col : -1;
 }
 
 /* Copies staged tile t of the row at xr (this thread's HSM_SPLIT_STAGE_PACKS accesses) into shared
@@ -198,7 +197,10 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     const int64_t scol0 = col0 + chunk;
     const int64_t resident = span * k;
     const int64_t tile = (int64_t)blockDim.x * U;
-    const int64_t ntiles = a.cols > resident + j * tile ? (a.cols - resident - j * tile + k * tile - 1) / (k * tile) : 0;
+    /* Streamed tiles (rows longer than the group holds): `rest` columns from this block's first one,
+     * plus the row's lead on the 16-byte path. */
+    const int64_t rest = a.cols - resident - j * tile;
+    const int64_t line_ntiles = rest > 0 ? (rest + k * tile - 1) / (k * tile) : 0;
     float v[C], w[U];
     hsm_pack<T, VEC> raw[C / VEC];
     int parity = 0;
@@ -215,16 +217,26 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     constexpr bool ahead = sizeof(hsm_pack<T, VEC>) == 16; /* where the copy is asynchronous */
     constexpr bool raw_ahead = ahead && sizeof(T) == 2;
     for (int t = 0; ahead && g < a.rows && t < stiles; t++)
-        hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t, scol0, staged, a.cols);
+        hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t, scol0 - hsm_line_lead<T, VEC>(x + g * a.x_stride),
+                                     staged, a.cols);
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *xr = x + row * a.x_stride;
         T *yr = y + row * a.y_stride;
         const int more = ahead && row + ngroups < a.rows;
         const T *xn = x + (more ? row + ngroups : row) * a.x_stride;
+        /* The group lays each row out from the line that holds its start (hsm_line_lead): this row's
+         * columns at c0 and s0 instead of col0 and scol0, the next row's at s0n. The plan leaves room
+         * for the lead where rows can start off a line. */
+        const int lead = hsm_line_lead<T, VEC>(xr);
+        const int64_t c0 = col0 - lead, s0 = scol0 - lead;
+        /* Streamed tiles of this row (rows longer than the group holds), each `tile` columns. */
+        int64_t ntiles = line_ntiles; /* computed once: per row, it spilled in the scalar kernels */
+        if constexpr (ahead)
+            ntiles = rest + lead > 0 ? (rest + lead + k * tile - 1) / (k * tile) : 0;
         for (int t = 0; !ahead && t < stiles; t++)
-            hsm_stage_tile_issue<T, VEC>(stage, xr, t, scol0, staged, a.cols);
+            hsm_stage_tile_issue<T, VEC>(stage, xr, t, s0, staged, a.cols);
         if (!raw_ahead || row == g)
-            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xr, col0, a.cols);
+            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xr, c0, a.cols);
         /* Held as words until converted, for the reason hsm_stage_tile_fold gives. */
         static_assert(sizeof(raw) % 4 == 0, "a register chunk of whole words");
         uint32_t rw[sizeof(raw) / 4];
@@ -232,10 +244,10 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         float om = HSM_NEG_INF, os = 0.0f;
         for (int t = 0; t < stiles; t++) {
             hsm_copy_async_wait_pending(stiles - 1 - t);
-            hsm_stage_tile_fold<T, VEC>(stage, t, scol0, staged, a.cols, om, os);
+            hsm_stage_tile_fold<T, VEC>(stage, t, s0, staged, a.cols, om, os);
         }
         for (int64_t t = 0; t < ntiles; t++) {
-            const int64_t t0 = resident + (t * k + j) * tile;
+            const int64_t t0 = resident + (t * k + j) * tile - lead;
             const float wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
             hsm_online_fold<U>(w, wmax, om, os);
         }
@@ -268,15 +280,17 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                               red_sum, &mx, &sum);
         }
 
-        hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
+        hsm_chunk_store<T, VEC, C>(yr, c0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
+        const int lead_n = hsm_line_lead<T, VEC>(xn);
         if (raw_ahead && more)
-            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xn, col0, a.cols);
+            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xn, col0 - lead_n, a.cols);
+        const int64_t s0n = scol0 - lead_n;
         const float inv = 1.0f / sum;
         for (int t = 0; t < stiles; t++) {
 #pragma unroll
             for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
                 const int p = t * HSM_SPLIT_STAGE_PACKS + q;
-                const int64_t col = hsm_staged_col(scol0, p, staged, a.cols, VEC);
+                const int64_t col = hsm_staged_col(s0, p, staged, a.cols, VEC);
                 if (col >= 0) {
                     const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
                     float f[VEC];
@@ -288,10 +302,10 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             }
             /* Each thread copies into only the slots it read itself, just above: no block barrier. */
             if (more)
-                hsm_stage_tile_issue<T, VEC>(stage, xn, t, scol0, staged, a.cols);
+                hsm_stage_tile_issue<T, VEC>(stage, xn, t, s0n, staged, a.cols);
         }
         for (int64_t t = ntiles - 1; t >= 0; t--) {
-            const int64_t t0 = resident + (t * k + j) * tile;
+            const int64_t t0 = resident + (t * k + j) * tile - lead;
             hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
 #pragma unroll
             for (int i = 0; i < U; i++)

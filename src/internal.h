@@ -59,6 +59,7 @@ typedef struct hsm_plan_entry {
     int valid;
     hsm_dtype dtype;
     int vec;
+    int lead;                      /* room SPLIT leaves for rows off their line (plan.c) */
     int family;                    /* forced family at the time, or 0 */
     int64_t rows, cols;
     hipsoftmax_status status;

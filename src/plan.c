@@ -1,18 +1,24 @@
 /* plan.c: which kernel family and launch geometry serve a problem on this handle's device. The grid of
  * every family comes from the exact occupancy model (arch/) applied to the metadata of the kernel
- * that will run; plans are cached per (dtype, alignment, forced family, rows, cols). */
+ * that will run; plans are cached per (dtype, alignment, line alignment, forced family, rows, cols). */
 #include <string.h>
 
 #include "internal.h"
 
 /* Thresholds chosen from bench/sweep-kernels.sh, each family and kernel forced on the same shapes in
- * one run (bench/results/h200-2026-11-22.md and h200-2026-11-22b.md; % of the copy bandwidth, H200,
+ * one run (bench/results/h200-2026-11-22.md, -22b.md and -22c.md; % of the copy bandwidth, H200,
  * M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
  * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
  *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200). 16-bit rows
  *   of more than 2K columns take the kernels that hold them as stored (64 values per thread, rows to
  *   64K): bf16 N=32K 83% and N=64K 86%, where the fp32-held kernels gave 77% and (SPLIT) 77%.
+ * - Where ROW would leave one block per SM for a row of under 88 KiB, SPLIT with one block per row
+ *   instead where that keeps two or more blocks (and as many threads) per SM: two rows in flight per
+ *   SM, where one block's per-row reductions leave DRAM idle. bf16 N=32776..40960: 75-83% against
+ *   69-78%; at 45048 both 78%, and from 96 KiB rows (49152) ROW's one block is as fast or faster
+ *   (83-86% against 81-84%). fp32 ties in SPLIT go to one block per SM (plan_split_single), so this
+ *   applies to 16-bit rows.
  * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
  *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
  *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
@@ -25,6 +31,10 @@
 #define HSM_ROW_MIN_BLOCK 64
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
+#define HSM_ROW_ALONE_MIN_BYTES (88 << 10) /* rows ROW may serve with one block per SM */
+/* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
+ * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */
+#define HSM_SPLIT_MAX_ROW_BLOCKS 1024
 
 static int occupancy_smem(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block, size_t dyn)
 {
@@ -207,15 +217,19 @@ static int64_t split_stage_tiles(const struct hipsoftmax_context *h, const hsm_k
  * alone or in registers and all the shared memory the residency leaves. A candidate that holds the
  * whole row on chip is first spread: as many groups as keep every group busy in every round (rows one
  * group handles in turn, each costing a group barrier), and as many blocks per row as that leaves, so
- * each block holds as little as it can. Where some hold the whole row, the one with the most
- * co-resident blocks wins, and among those within 1/16 of each other the fewest rounds, then the most
- * held; where none does, the one that holds the most (fewest elements streamed twice), then the most
- * blocks. Measured on an H200 (bench/results/h200-2026-11-22.md): 128-thread blocks, 8 per SM,
- * against 256-thread ones with twice the registers: 6 points ahead before the group combine took one
- * pass (M=32, N=1M fp32: 55% vs 49% of the copy bandwidth), within 3% either way since. */
+ * each block holds as little as it can, over at most HSM_SPLIT_MAX_ROW_BLOCKS blocks. Where some hold
+ * the whole row, the one with the most co-resident blocks wins, and among those within 1/16 of each
+ * other the fewest rounds, then the most held; where none does (rows longer than the GPU holds), the
+ * one with the most co-resident blocks, then the most held: the streamed rest of the row wants
+ * accesses in flight more than a few MB less of it streamed twice (fp32 M=1 N=2^27 on an H200: 1188
+ * blocks of 128 threads 57.5% of the copy bandwidth, 264 of 256 holding 15% more 47.7%). Measured on
+ * an H200 (bench/results/h200-2026-11-22.md): 128-thread blocks, 8 per SM, against 256-thread ones
+ * with twice the registers: 6 points ahead before the group combine took one pass (M=32, N=1M fp32:
+ * 55% vs 49% of the copy bandwidth), within 3% either way since. */
 static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
-                                    int64_t cols, hsm_plan *out)
+                                    int64_t cols, int lead, hsm_plan *out)
 {
+    cols += lead; /* what a row can take, laid out from its line */
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int64_t es = dt == HSM_F32 ? 4 : 2;
     int64_t best_held = -1, best_grid = 0;
@@ -243,7 +257,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                     /* Spread the rows: the fewest rounds of groups, every group busy in each, and as many
                      * blocks per row as that leaves (each holding as little as the row allows). */
                     groups = ceil_div(rows, rounds);
-                    const int64_t per_block = ceil_div(cols, g / groups);
+                    const int64_t per_block = ceil_div(cols, min64(g / groups, HSM_SPLIT_MAX_ROW_BLOCKS));
                     staged = per_block > chunk ? ceil_div(per_block - chunk, access) : 0;
                     span = chunk + staged * access;
                     k = ceil_div(cols, span);
@@ -251,7 +265,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                 const int64_t held = groups * min64(k * span, cols);
                 int better;
                 if (whole != best_whole)
-                    better = whole;
+                    better = whole || best_whole < 0; /* holding the whole row beats not; anything beats none */
                 else if (whole && 16 * (groups * k - best_grid) > best_grid)
                     better = 1; /* clearly more blocks */
                 else if (whole && 16 * (best_grid - groups * k) > best_grid)
@@ -259,7 +273,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                 else if (whole)
                     better = rounds < best_rounds || (rounds == best_rounds && held > best_held);
                 else
-                    better = held > best_held || (held == best_held && groups * k > best_grid);
+                    better = groups * k > best_grid || (groups * k == best_grid && held > best_held);
                 if (better) {
                     best_whole = whole;
                     best_rounds = rounds;
@@ -284,12 +298,16 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
 
 /* SPLIT with one block per row: the whole row in one block's registers and shared memory, read once,
  * with no group barrier (a group of one block skips it). Of every SPLIT kernel and block size that
- * holds the row, the one with the most resident threads, then the fewest resident blocks: the larger
- * block holds more of the row in registers and less in shared memory (fp32 N=32776 and 40960 on an
- * H200: 1024-thread blocks 85.9% and 88.6% of the copy bandwidth, two 512-thread ones 83.8% and 87.0%). */
+ * holds the row, the one with the most resident threads, then for fp32 the fewest resident blocks and
+ * for 16-bit rows the most. An fp32 block holds more of the row in registers and less in shared
+ * memory when it is larger (fp32 N=32776 and 40960 on an H200: one 1024-thread block per SM 81.6% and
+ * 89.0% of the copy bandwidth, two 512-thread ones 80.4% and 87.1%); a 16-bit row costs twice the
+ * instructions per byte, and two rows in flight per SM hide them (bf16 N=65544: 81.0% against 75.5%,
+ * N=40960: 82.7% against 65.6%). */
 static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
-                                           int64_t cols, hsm_plan *out)
+                                           int64_t cols, int lead, hsm_plan *out)
 {
+    cols += lead;
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int64_t es = dt == HSM_F32 ? 4 : 2;
     int64_t best_threads = 0;
@@ -303,7 +321,8 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
             if (smem + (int64_t)s->meta.static_smem > (int64_t)h->dev.smem_per_block_optin)
                 continue;
             const int bpc = occupancy_smem(h, s, block, (size_t)smem);
-            if (bpc == 0 || (int64_t)bpc * block < best_threads || ((int64_t)bpc * block == best_threads && bpc >= best_bpc))
+            if (bpc == 0 || (int64_t)bpc * block < best_threads ||
+                ((int64_t)bpc * block == best_threads && (dt == HSM_F32 ? bpc >= best_bpc : bpc <= best_bpc)))
                 continue;
             best_threads = (int64_t)bpc * block;
             best_bpc = bpc;
@@ -322,19 +341,30 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
 }
 
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
-                                   int64_t cols, hsm_plan *out)
+                                   int64_t cols, int lead, hsm_plan *out)
 {
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
     if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS) &&
-        plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        plan_split(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
+        /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them. */
+        hsm_plan alt;
+        memset(&alt, 0, sizeof alt);
+        const int64_t es = dt == HSM_F32 ? 4 : 2;
+        if (occupancy(h, out->ks, out->block) == 1 && cols * es < HSM_ROW_ALONE_MIN_BYTES &&
+            plan_split_single(h, dt, vec, rows, cols, lead, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
+            const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
+            if (bpc >= 2 && (int64_t)bpc * alt.block >= out->block)
+                *out = alt;
+        }
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_split_single(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    }
+    if (plan_split_single(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (plan_online(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
@@ -342,7 +372,7 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
 }
 
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, hsm_dtype dt,
-                                      int vec, int64_t rows, int64_t cols, hsm_plan *out)
+                                      int vec, int64_t rows, int64_t cols, int lead, hsm_plan *out)
 {
     if (h->forced_kernel[0] != '\0') {
         for (size_t i = 0; i < h->n_kernels; i++)
@@ -353,10 +383,10 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
     case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, dt, vec, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, dt, vec, rows, cols, out);
-    case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, dt, vec, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, dt, vec, rows, cols, lead, out);
     case HIPSOFTMAX_FAMILY_AUTO: break;
     }
-    return plan_auto(h, dt, vec, rows, cols, out);
+    return plan_auto(h, dt, vec, rows, cols, lead, out);
 }
 
 /* Preconditions: the problem passed hsm_validate. */
@@ -370,21 +400,27 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hipsoftmax_pr
                         p->x_row_stride % v == 0 && p->y_row_stride % v == 0;
     const int vec = aligned ? v : 1;
     const hsm_dtype dt = hsm_dtype_of(p->x_dtype);
+    /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
+     * kernels), which takes up to a line less one access more room where rows can start off a line. */
+    const int on_line = (uintptr_t)x % HSM_LINE_BYTES == 0 &&
+                        (p->rows == 1 || (p->x_row_stride * (int64_t)es) % HSM_LINE_BYTES == 0);
+    const int lead = aligned && !on_line ? (int)((HSM_LINE_BYTES - 16) / es) : 0;
 
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
-                         (uint64_t)dt << 3 ^ (uint64_t)vec << 7 ^ (uint64_t)h->forced << 11;
+                         (uint64_t)dt << 3 ^ (uint64_t)vec << 7 ^ (uint64_t)h->forced << 11 ^ (uint64_t)lead << 17;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
-    if (e->valid && e->dtype == dt && e->vec == vec && e->family == (int)h->forced && e->rows == p->rows &&
-        e->cols == p->cols) {
+    if (e->valid && e->dtype == dt && e->vec == vec && e->lead == lead && e->family == (int)h->forced &&
+        e->rows == p->rows && e->cols == p->cols) {
         *out = e->plan;
         return e->status;
     }
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
-    const hipsoftmax_status st = plan_compute(h, h->forced, dt, vec, p->rows, p->cols, &plan);
+    const hipsoftmax_status st = plan_compute(h, h->forced, dt, vec, p->rows, p->cols, lead, &plan);
     e->valid = 1;
     e->dtype = dt;
     e->vec = vec;
+    e->lead = lead;
     e->family = (int)h->forced;
     e->rows = p->rows;
     e->cols = p->cols;

@@ -62,8 +62,9 @@ hipsoftmax_status hipsoftmax_get_plan(hipsoftmax_handle h, const hipsoftmax_prob
 {
     HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
     HSM_RETURN_IF(info == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
-    /* Plans for 16-byte aligned, distinct buffers: the layout most callers have. */
-    const void *x = (const void *)(uintptr_t)16, *y = (const void *)((uintptr_t)1 << 62);
+    /* Plans for distinct buffers aligned as the allocators give them (256 bytes): the layout most
+     * callers have. */
+    const void *x = (const void *)(uintptr_t)256, *y = (const void *)((uintptr_t)1 << 62);
     const hipsoftmax_status v = hsm_validate(p, x, y);
     if (v != HSM_CONTINUE)
         return v;

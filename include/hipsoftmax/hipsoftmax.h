@@ -183,7 +183,9 @@ HIPSOFTMAX_API hipsoftmax_status hipsoftmax_set_family(hipsoftmax_handle handle,
  * INVALID_VALUE for a name the library does not have. For tuning and tests. */
 HIPSOFTMAX_API hipsoftmax_status hipsoftmax_set_kernel(hipsoftmax_handle handle, const char *name);
 
-/* What the plan chose for a problem, and why. */
+/* What the plan chose for a problem, and why: the plan for distinct buffers aligned as hipMalloc /
+ * cudaMalloc give them (a call with other pointers may plan differently: unaligned rows take the
+ * scalar kernels, and rows that start off a 128-byte line leave room to be laid out from it). */
 typedef struct hipsoftmax_plan_info {
     hipsoftmax_family family;
     char kernel[64];              /* the kernel's symbol name */

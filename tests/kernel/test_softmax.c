@@ -1,7 +1,8 @@
 /* kernel.<family>.<dtype>: hipsoftmax_forward on the GPU against a float64 CPU reference, over
  * irregular shapes (the tutorial's 1823x781; 1x1, 1x2, 3x127; primes; every power of two and its
- * neighbours up to 2^20 + 1 columns; up to 65536 rows), four layouts (dense, padded strides on the
- * vector path and off it, in-place) and edge rows (all -inf, a NaN, a +inf, +-1e30).
+ * neighbours up to 2^20 + 1 columns; up to 65536 rows; 300 rows of 40960 and of 65544 columns; 2 rows
+ * of 9000001 and of 20000000 columns, longer than the GPU holds on chip), four layouts (dense, padded
+ * strides on the vector path and off it, in-place) and edge rows (all -inf, a NaN, a +inf, +-1e30).
  *
  * Tolerances, |y - ref| <= rel * |ref| + abs, with ref computed from the same (already rounded)
  * input values, so only the kernel's own error counts:
@@ -202,10 +203,20 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < n; i++)
         run_case(h, (test_dtype)dti, dts[dti], shapes[i], i % LAYOUT_COUNT);
-    /* Every layout on the tutorial's shape, and a row longer than the whole GPU holds on chip. */
+    /* Every layout on the tutorial's shape, and rows longer than the whole GPU holds on chip: SPLIT
+     * streams the rest of such a row and reads it twice, on the scalar path (9000001 columns) and on
+     * the vector one, rows on their 128-byte line (dense) and off it (padded). */
     for (int l = 0; l < LAYOUT_COUNT; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1823, 781}, l);
+    /* Many rows too long for one ROW block per SM, or for ROW at all: SPLIT with one block per row,
+     * two of them per SM for 16-bit rows (the automatic plan's choice, on and off the line). */
+    for (int l = 0; l < 2; l++) {
+        run_case(h, (test_dtype)dti, dts[dti], (shape){300, 40960}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
+        run_case(h, (test_dtype)dti, dts[dti], (shape){300, 65544}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
+    }
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 9000001}, LAYOUT_DENSE);
+    run_case(h, (test_dtype)dti, dts[dti], (shape){2, 20000000}, LAYOUT_DENSE);
+    run_case(h, (test_dtype)dti, dts[dti], (shape){2, 20000000}, LAYOUT_PAD_VEC);
     hipsoftmax_destroy(h);
     printf("kernel.%s.%s: %lld cases, %lld not supported by the forced family or kernel, %lld failed\n",
            kernel != NULL ? kernel : fam_names[fam], dt_names[dti], cases, skipped, bad_cases);

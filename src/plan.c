@@ -257,7 +257,10 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                     /* Spread the rows: the fewest rounds of groups, every group busy in each, and as many
                      * blocks per row as that leaves (each holding as little as the row allows). */
                     groups = ceil_div(rows, rounds);
-                    const int64_t per_block = ceil_div(cols, min64(g / groups, HSM_SPLIT_MAX_ROW_BLOCKS));
+                    /* The cap never below the blocks the row needs: fewer would need more shared
+                     * memory each than this candidate's residency leaves them. */
+                    const int64_t per_block =
+                        ceil_div(cols, min64(g / groups, HSM_SPLIT_MAX_ROW_BLOCKS > k ? HSM_SPLIT_MAX_ROW_BLOCKS : k));
                     staged = per_block > chunk ? ceil_div(per_block - chunk, access) : 0;
                     span = chunk + staged * access;
                     k = ceil_div(cols, span);

@@ -81,6 +81,7 @@ hipsoftmax_status hipsoftmax_get_plan(hipsoftmax_handle h, const hipsoftmax_prob
     info->static_smem = (int)plan.ks->meta.static_smem;
     info->metadata_from_code_object = plan.ks->meta_from_code_object;
     info->dynamic_smem = (int)plan.smem_bytes;
+    info->num_cus = h->dev.num_cus;
     arch_occupancy occ;
     if (arch_occupancy_exact(&h->dev, &plan.ks->meta, plan.block, plan.smem_bytes, NULL, &occ) == ARCH_OK)
         info->blocks_per_cu = occ.blocks_per_cu;

@@ -198,6 +198,7 @@ typedef struct hipsoftmax_plan_info {
     int static_smem;              /* static LDS/shared memory per block, bytes */
     int metadata_from_code_object;/* 1: regs and LDS read from the library's code object; 0: from the runtime */
     int dynamic_smem;             /* dynamic LDS/shared memory per block the launch asks for, bytes */
+    int num_cus;                  /* CUs/SMs of the device the plan is for */
 } hipsoftmax_plan_info;
 
 HIPSOFTMAX_API hipsoftmax_status hipsoftmax_get_plan(hipsoftmax_handle handle, const hipsoftmax_problem *problem,

@@ -238,6 +238,41 @@ static void test_forced_kernels(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
 }
 
+/* SPLIT needs every block of its grid resident at once (a cooperative launch fails otherwise): its
+ * plans, with the dynamic shared memory they ask for, must fit the device, for every dtype, for rows on
+ * and off their 128-byte line, and for row lengths on both sides of every capacity step up to 2^27. */
+static void test_split_coresident(hipsoftmax_handle h)
+{
+    static const long long rows[] = {1, 2, 3, 4, 8, 16, 32, 64, 128, 263, 264, 1000, 4096};
+    static const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+    int checked = 0;
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+            for (double c = 4096; c <= (double)(1 << 27); c *= 1.06)
+                for (int pad = 0; pad <= 8; pad += 8) {
+                    const long long cols = (long long)c / 8 * 8;
+                    hipsoftmax_problem p;
+                    hipsoftmax_plan_info info;
+                    hipsoftmax_problem_init(&p, dts[d], rows[r], cols);
+                    p.x_row_stride = p.y_row_stride = cols + pad;
+                    if (hipsoftmax_get_plan(h, &p, &info) != HIPSOFTMAX_STATUS_SUCCESS)
+                        continue;
+                    if (info.family != HIPSOFTMAX_FAMILY_SPLIT)
+                        continue;
+                    checked++;
+                    if (info.blocks_per_cu <= 0 || info.num_cus <= 0 ||
+                        (long long)info.grid > (long long)info.blocks_per_cu * info.num_cus) {
+                        fprintf(stderr, "SPLIT plan for %lldx%lld (dtype %d, pad %d): %s grid %d, %d blocks/CU x %d CUs\n",
+                                rows[r], cols, (int)dts[d], pad, info.kernel, info.grid, info.blocks_per_cu, info.num_cus);
+                        failures++;
+                    }
+                }
+    if (checked == 0) {
+        fprintf(stderr, "no SPLIT plan among the co-residency shapes\n");
+        failures++;
+    }
+}
+
 /* Random problems, pointers and enum values (deterministic seed): every call returns a status of the
  * enum, host buffers standing in for device memory are never written, and valid problems get a plan
  * whose geometry is positive. Run under ASan and UBSan in CI, so an overflow or out-of-bounds access
@@ -344,6 +379,7 @@ int main(void)
         {
             test_plan(h);
             test_forced_kernels(h);
+            test_split_coresident(h);
         }
         test_random(h);
         hipsoftmax_destroy(h);

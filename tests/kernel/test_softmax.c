@@ -1,8 +1,9 @@
 /* kernel.<family>.<dtype>: hipsoftmax_forward on the GPU against a float64 CPU reference, over
  * irregular shapes (the tutorial's 1823x781; 1x1, 1x2, 3x127; primes; every power of two and its
- * neighbours up to 2^20 + 1 columns; up to 65536 rows; 300 rows of 40960 and of 65544 columns; 2 rows
- * of 9000001 and of 20000000 columns, longer than the GPU holds on chip), four layouts (dense, padded
- * strides on the vector path and off it, in-place) and edge rows (all -inf, a NaN, a +inf, +-1e30).
+ * neighbours up to 2^20 + 1 columns; up to 65536 rows; 300 rows of 40960 and of 65544 columns; 1 row
+ * of 10000000 columns; 2 rows of 9000001 and of 20000000 columns, longer than the GPU holds on chip),
+ * four layouts (dense, padded strides on the vector path and off it, in-place) and edge rows (all
+ * -inf, a NaN, a +inf, +-1e30).
  *
  * Tolerances, |y - ref| <= rel * |ref| + abs, with ref computed from the same (already rounded)
  * input values, so only the kernel's own error counts:
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
         run_case(h, (test_dtype)dti, dts[dti], (shape){300, 65544}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
     }
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 9000001}, LAYOUT_DENSE);
+    run_case(h, (test_dtype)dti, dts[dti], (shape){1, 10000000}, LAYOUT_DENSE); /* fp32: over 1024 blocks */
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 20000000}, LAYOUT_DENSE);
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 20000000}, LAYOUT_PAD_VEC);
     hipsoftmax_destroy(h);

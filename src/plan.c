@@ -94,9 +94,9 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
  * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
  * instead, the chunks between the powers of two included (the larger among equals): just past a row
  * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
- * H200: 544 threads 64%, 832 threads with 40 values each 69%, after 84% at N=32768). Elsewhere the
- * in-between chunks would leave lanes idle (bf16 N=2048: 37 of 64 with 56 values each, 42% against
- * 50% with 32, same run). */
+ * H200: 544 threads 64%, 832 threads with 40 values each 69%, after 84% at N=32768; plan_auto now
+ * gives that row to SPLIT, at 75%). Elsewhere the in-between chunks would leave lanes idle (bf16
+ * N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {

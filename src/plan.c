@@ -13,12 +13,14 @@
  *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200). 16-bit rows
  *   of more than 2K columns take the kernels that hold them as stored (64 values per thread, rows to
  *   64K): bf16 N=32K 83% and N=64K 86%, where the fp32-held kernels gave 77% and (SPLIT) 77%.
- * - Where ROW would leave one block per SM for a row of under 88 KiB, SPLIT with one block per row
- *   instead where that keeps two or more blocks (and as many threads) per SM: two rows in flight per
- *   SM, where one block's per-row reductions leave DRAM idle. bf16 N=32776..40960: 75-83% against
- *   69-78%; at 45048 both 78%, and from 96 KiB rows (49152) ROW's one block is as fast or faster
- *   (83-86% against 81-84%). fp32 ties in SPLIT go to one block per SM (plan_split_single), so this
- *   applies to 16-bit rows.
+ * - Where ROW would leave one block per SM for a short row (under 88 KiB for 16-bit rows, 84 KiB for
+ *   fp32), SPLIT with one block per row instead where that keeps two or more blocks (and as many
+ *   threads) per SM: two rows in flight per SM, where one block's per-row reductions leave DRAM idle.
+ *   bf16 N=32776..43008 (64-84 KiB): 75-84% against 69-80%; at 45048 (88 KiB) both 78%, and from 96
+ *   KiB rows (49152) ROW's one block is as fast or faster (83-86% against 81-84%). fp32 N=16392,
+ *   18432, 20480 (64-80 KiB): 84.5-85.5, 86.0-87.1, 86.9-87.9 against 81.8-82.6, 84.9-86.1,
+ *   85.9-86.5; from 84 KiB ROW is ahead (N=21504: 87.4-88.0, SPLIT at 21496: 85.8-86.3; N=22528: 2
+ *   points).
  * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
  *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
  *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
@@ -31,7 +33,8 @@
 #define HSM_ROW_MIN_BLOCK 64
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
-#define HSM_ROW_ALONE_MIN_BYTES (88 << 10) /* rows ROW may serve with one block per SM */
+#define HSM_ROW_ALONE_MIN_BYTES_16 (88 << 10) /* rows ROW may serve with one block per SM */
+#define HSM_ROW_ALONE_MIN_BYTES_F32 (84 << 10)
 /* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */
 #define HSM_SPLIT_MAX_ROW_BLOCKS 1024
@@ -301,14 +304,17 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
 
 /* SPLIT with one block per row: the whole row in one block's registers and shared memory, read once,
  * with no group barrier (a group of one block skips it). Of every SPLIT kernel and block size that
- * holds the row, the one with the most resident threads, then for fp32 the fewest resident blocks and
- * for 16-bit rows the most. An fp32 block holds more of the row in registers and less in shared
- * memory when it is larger (fp32 N=32776 and 40960 on an H200: one 1024-thread block per SM 81.6% and
- * 89.0% of the copy bandwidth, two 512-thread ones 80.4% and 87.1%); a 16-bit row costs twice the
- * instructions per byte, and two rows in flight per SM hide them (bf16 N=65544: 81.0% against 75.5%,
- * N=40960: 82.7% against 65.6%). */
+ * holds the row with at least `min_bpc` blocks per SM/CU, the one with the most resident threads,
+ * then the fewest resident blocks or, with `more_blocks`, the most. A larger fp32 block holds more of
+ * a long row in registers and less in shared memory (fp32 N=32776 and 40960 on an H200: one
+ * 1024-thread block per SM 81.6% and 89.0% of the copy bandwidth, two 512-thread ones 80.4% and
+ * 87.1%); a 16-bit row costs twice the instructions per byte, and two rows in flight per SM hide them
+ * (bf16 N=65544: 81.0% against 75.5%, N=40960: 82.7% against 65.6%), as they do for rows short enough
+ * that a block's per-row reductions leave DRAM idle (plan_auto). Four blocks of 256 threads were
+ * slower than two of 512 there (fp32 N=18432: 84.0-84.7% against 86.0-86.6%; bf16 N=40960: 77% against
+ * 83%). */
 static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
-                                           int64_t cols, int lead, hsm_plan *out)
+                                           int64_t cols, int lead, int min_bpc, int more_blocks, hsm_plan *out)
 {
     cols += lead;
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
@@ -324,8 +330,8 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
             if (smem + (int64_t)s->meta.static_smem > (int64_t)h->dev.smem_per_block_optin)
                 continue;
             const int bpc = occupancy_smem(h, s, block, (size_t)smem);
-            if (bpc == 0 || (int64_t)bpc * block < best_threads ||
-                ((int64_t)bpc * block == best_threads && (dt == HSM_F32 ? bpc >= best_bpc : bpc <= best_bpc)))
+            if (bpc < min_bpc || bpc == 0 || (int64_t)bpc * block < best_threads ||
+                ((int64_t)bpc * block == best_threads && (more_blocks ? bpc <= best_bpc : bpc >= best_bpc)))
                 continue;
             best_threads = (int64_t)bpc * block;
             best_bpc = bpc;
@@ -357,15 +363,16 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
         const int64_t es = dt == HSM_F32 ? 4 : 2;
-        if (occupancy(h, out->ks, out->block) == 1 && cols * es < HSM_ROW_ALONE_MIN_BYTES &&
-            plan_split_single(h, dt, vec, rows, cols, lead, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
+        const int64_t alone = dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
+        if (occupancy(h, out->ks, out->block) == 1 && cols * es < alone &&
+            plan_split_single(h, dt, vec, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
-            if (bpc >= 2 && (int64_t)bpc * alt.block >= out->block)
+            if ((int64_t)bpc * alt.block >= out->block)
                 *out = alt;
         }
         return HIPSOFTMAX_STATUS_SUCCESS;
     }
-    if (plan_split_single(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_split_single(h, dt, vec, rows, cols, lead, 1, dt != HSM_F32, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;

@@ -1,6 +1,6 @@
 /* kernel.<family>.<dtype>: hipsoftmax_forward on the GPU against a float64 CPU reference, over
  * irregular shapes (the tutorial's 1823x781; 1x1, 1x2, 3x127; primes; every power of two and its
- * neighbours up to 2^20 + 1 columns; up to 65536 rows; 300 rows of 40960 and of 65544 columns; 1 row
+ * neighbours up to 2^20 + 1 columns; up to 65536 rows; 300 rows of 18432, 40960 and 65544 columns; 1 row
  * of 10000000 columns; 2 rows of 9000001 and of 20000000 columns, longer than the GPU holds on chip),
  * four layouts (dense, padded strides on the vector path and off it, in-place) and edge rows (all
  * -inf, a NaN, a +inf, +-1e30).
@@ -209,9 +209,10 @@ int main(int argc, char **argv)
      * the vector one, rows on their 128-byte line (dense) and off it (padded). */
     for (int l = 0; l < LAYOUT_COUNT; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1823, 781}, l);
-    /* Many rows too long for one ROW block per SM, or for ROW at all: SPLIT with one block per row,
-     * two of them per SM for 16-bit rows (the automatic plan's choice, on and off the line). */
+    /* Many rows too long for more than one ROW block per SM, or for ROW at all: SPLIT with one block
+     * per row, two of them per SM (the automatic plan's choice, on and off the line). */
     for (int l = 0; l < 2; l++) {
+        run_case(h, (test_dtype)dti, dts[dti], (shape){300, 18432}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
         run_case(h, (test_dtype)dti, dts[dti], (shape){300, 40960}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
         run_case(h, (test_dtype)dti, dts[dti], (shape){300, 65544}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
     }

@@ -198,9 +198,10 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     const int64_t resident = span * k;
     const int64_t tile = (int64_t)blockDim.x * U;
     /* Streamed tiles (rows longer than the group holds): `rest` columns from this block's first one,
-     * plus the row's lead on the 16-byte path. */
+     * plus the row's lead on the 16-byte path, `tile` columns for each of the group's k blocks. */
     const int64_t rest = a.cols - resident - j * tile;
-    const int64_t line_ntiles = rest > 0 ? (rest + k * tile - 1) / (k * tile) : 0;
+    auto streamed_tiles = [&](int64_t left) { return left > 0 ? (left + k * tile - 1) / (k * tile) : 0; };
+    const int64_t line_ntiles = streamed_tiles(rest);
     float v[C], w[U];
     hsm_pack<T, VEC> raw[C / VEC];
     int parity = 0;
@@ -229,10 +230,9 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
          * for the lead where rows can start off a line. */
         const int lead = hsm_line_lead<T, VEC>(xr);
         const int64_t c0 = col0 - lead, s0 = scol0 - lead;
-        /* Streamed tiles of this row (rows longer than the group holds), each `tile` columns. */
         int64_t ntiles = line_ntiles; /* computed once: per row, it spilled in the scalar kernels */
         if constexpr (ahead)
-            ntiles = rest + lead > 0 ? (rest + lead + k * tile - 1) / (k * tile) : 0;
+            ntiles = streamed_tiles(rest + lead);
         for (int t = 0; !ahead && t < stiles; t++)
             hsm_stage_tile_issue<T, VEC>(stage, xr, t, s0, staged, a.cols);
         if (!raw_ahead || row == g)

@@ -54,6 +54,8 @@ static int occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state 
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 
 /* Kernels of a family for dtype and vector width, in table order (ascending cols_per_thread). */
 static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, const hsm_kernel_state *after,
@@ -172,7 +174,7 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dty
     HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int block = s->k->max_block;
     const int64_t tile = (int64_t)block * s->k->cols_per_thread;
-    const int64_t tile_bytes = tile * (dt == HSM_F32 ? 4 : 2);
+    const int64_t tile_bytes = tile * elem_bytes(dt);
     const int64_t tiles = ceil_div(cols, tile);
     const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem
                              ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
@@ -234,7 +236,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
 {
     cols += lead; /* what a row can take, laid out from its line */
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int64_t es = dt == HSM_F32 ? 4 : 2;
+    const int64_t es = elem_bytes(dt);
     int64_t best_held = -1, best_grid = 0;
     int64_t best_rounds = 0;
     int best_whole = -1;
@@ -263,7 +265,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
                     /* The cap never below the blocks the row needs: fewer would need more shared
                      * memory each than this candidate's residency leaves them. */
                     const int64_t per_block =
-                        ceil_div(cols, min64(g / groups, HSM_SPLIT_MAX_ROW_BLOCKS > k ? HSM_SPLIT_MAX_ROW_BLOCKS : k));
+                        ceil_div(cols, min64(g / groups, max64(HSM_SPLIT_MAX_ROW_BLOCKS, k)));
                     staged = per_block > chunk ? ceil_div(per_block - chunk, access) : 0;
                     span = chunk + staged * access;
                     k = ceil_div(cols, span);
@@ -304,7 +306,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
 
 /* SPLIT with one block per row: the whole row in one block's registers and shared memory, read once,
  * with no group barrier (a group of one block skips it). Of every SPLIT kernel and block size that
- * holds the row with at least `min_bpc` blocks per SM/CU, the one with the most resident threads,
+ * holds the row with at least `min_bpc` (>= 1) blocks per SM/CU, the one with the most resident threads,
  * then the fewest resident blocks or, with `more_blocks`, the most. A larger fp32 block holds more of
  * a long row in registers and less in shared memory (fp32 N=32776 and 40960 on an H200: one
  * 1024-thread block per SM 81.6% and 89.0% of the copy bandwidth, two 512-thread ones 80.4% and
@@ -318,7 +320,7 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
 {
     cols += lead;
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int64_t es = dt == HSM_F32 ? 4 : 2;
+    const int64_t es = elem_bytes(dt);
     int64_t best_threads = 0;
     int best_bpc = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
@@ -330,7 +332,7 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
             if (smem + (int64_t)s->meta.static_smem > (int64_t)h->dev.smem_per_block_optin)
                 continue;
             const int bpc = occupancy_smem(h, s, block, (size_t)smem);
-            if (bpc < min_bpc || bpc == 0 || (int64_t)bpc * block < best_threads ||
+            if (bpc < min_bpc || (int64_t)bpc * block < best_threads ||
                 ((int64_t)bpc * block == best_threads && (more_blocks ? bpc <= best_bpc : bpc >= best_bpc)))
                 continue;
             best_threads = (int64_t)bpc * block;
@@ -362,9 +364,8 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype
         /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them. */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
-        const int64_t es = dt == HSM_F32 ? 4 : 2;
         const int64_t alone = dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
-        if (occupancy(h, out->ks, out->block) == 1 && cols * es < alone &&
+        if (occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(dt) < alone &&
             plan_split_single(h, dt, vec, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
             if ((int64_t)bpc * alt.block >= out->block)

@@ -178,15 +178,20 @@ __device__ __forceinline__ float hsm_exp(float x, float m) { return hsm_exp2((x 
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
  * for p < C / VEC, i < VEC; columns outside [0, cols) (col0 may be negative: hsm_line_lead) read as
  * -inf (the padding value) and are never written. Consecutive lanes touch consecutive VEC-element
- * accesses, so a warp's accesses coalesce. */
+ * accesses, so a warp's accesses coalesce. A column of the first access (p == 0) that lies before
+ * the row's start moves `wrap` columns on: a block whose chunk holds the whole row (wrap = its width)
+ * takes the columns its lead leaves at the row's end there, with no access more. Only p == 0 needs
+ * it: a lead is under one 128-byte line, and one access of every lane of a warp spans 512 bytes. */
 template <typename T, int VEC, int C>
 __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64_t cols, int lane, int width,
-                                                float *v)
+                                                float *v, int64_t wrap = 0)
 {
     float m = HSM_NEG_INF;
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
-        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
         if ((uint64_t)col < (uint64_t)cols) {
             hsm_load<T, VEC>(xr + col, v + p * VEC);
         } else {
@@ -203,11 +208,13 @@ __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64
 
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t cols, int lane, int width,
-                                                const float *v, float mul)
+                                                const float *v, float mul, int64_t wrap = 0)
 {
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
-        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
         if ((uint64_t)col < (uint64_t)cols)
             hsm_store<T, VEC>(yr + col, v + p * VEC, mul);
     }

@@ -13,9 +13,15 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     T *y = (T *)a.y;
     float v[C];
 
+    /* Each row is laid out from the line that holds its start (hsm_line_lead); the columns its lead
+     * leaves at the end go to the first access of the lanes before the start (hsm_chunk_load's wrap:
+     * the plan's rows are never longer than a block's chunk). The scalar path has no lead. */
+    const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
-        const float m = hsm_block_max(
-            hsm_chunk_load<T, VEC, C>(x + row * a.x_stride, 0, a.cols, threadIdx.x, blockDim.x, v), red_max);
+        const T *xr = x + row * a.x_stride;
+        const int lead = hsm_line_lead<T, VEC>(xr);
+        const float m =
+            hsm_block_max(hsm_chunk_load<T, VEC, C>(xr, -lead, a.cols, threadIdx.x, blockDim.x, v, wrap), red_max);
         float s = 0.0f;
 #pragma unroll
         for (int i = 0; i < C; i++) {
@@ -23,7 +29,7 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
             s += v[i];
         }
         s = hsm_block_sum(s, red_sum);
-        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, threadIdx.x, blockDim.x, v, 1.0f / s);
+        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, a.cols, threadIdx.x, blockDim.x, v, 1.0f / s, wrap);
     }
 }
 
@@ -41,17 +47,23 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
     T *y = (T *)a.y;
     uint32_t w[4 * NP];
     /* Pack p of a thread lies p * step elements after its first: one base and one step, where 64-bit
-     * addresses per pack would cost the registers the row needs. */
+     * addresses per pack would cost the registers the row needs. The row is laid out from its line as
+     * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on. */
     const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
-        const T *xr = x + row * a.x_stride + first;
-        T *yr = y + row * a.y_stride + first;
-        const int64_t left = a.cols - first;
+        const T *xrow = x + row * a.x_stride;
+        T *yrow = y + row * a.y_stride;
+        const int lead = hsm_line_lead<T, 8>(xrow);
+        const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0; /* pack 0's column */
+        const T *xr = xrow + f0; /* packs 1.. from here */
+        T *yr = yrow + f0;
+        const int64_t left = a.cols - f0;
 #pragma unroll
         for (int p = 0; p < NP; p++) {
-            if (p * step < left) {
-                const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(xr + p * step);
+            if (p == 0 ? c0 < a.cols : p * step < left) {
+                const hsm_pack<uint32_t, 4> pk =
+                    *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(p == 0 ? xrow + c0 : xr + p * step);
 #pragma unroll
                 for (int i = 0; i < 4; i++)
                     w[4 * p + i] = pk.v[i];
@@ -78,14 +90,14 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             w[i] = hsm_opaque(w[i]);
 #pragma unroll
         for (int p = 0; p < NP; p++) {
-            if (p * step < left) {
+            if (p == 0 ? c0 < a.cols : p * step < left) {
                 float f[8];
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
                     f[2 * i] = hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
                     f[2 * i + 1] = hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
                 }
-                hsm_store<T, 8>(yr + p * step, f, inv);
+                hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, inv);
             }
         }
     }

@@ -67,18 +67,30 @@ static void run_once(const job *j, int i, hipStream_t s)
         CHECK(hipMemcpyAsync(j->y[k], j->x[k], j->bytes, hipMemcpyDeviceToDevice, s));
 }
 
-/* Median milliseconds of `reps` event-timed launches after `warm` untimed ones. */
+/* Median milliseconds of `reps` event-timed launches after untimed ones: at least `warm`, and at least
+ * WARM_MS of GPU time. Five launches were not enough: on an H200, the first shape measured after
+ * copy_peak ran slower for some milliseconds (fp32 4096x16384: 78.9% of copy_peak over 50 launches,
+ * 86.1% measured again in the same process, 85.8% over 400 launches; bf16 4096x32768: 76.6%, 83.2%). */
+#define WARM_MS 25.0f
 static float time_job(const job *j, hipStream_t s, int warm, int reps)
 {
     hipEvent_t a, b;
     CHECK(hipEventCreate(&a));
     CHECK(hipEventCreate(&b));
     float *t = malloc(sizeof(float) * (size_t)reps);
-    for (int i = 0; i < warm; i++)
-        run_once(j, i, s);
+    int done = 0;
+    CHECK(hipEventRecord(a, s));
+    for (float ms = 0.0f; done < warm || ms < WARM_MS; done++) {
+        run_once(j, done, s);
+        if (done + 1 >= warm) {
+            CHECK(hipEventRecord(b, s));
+            CHECK(hipEventSynchronize(b));
+            CHECK(hipEventElapsedTime(&ms, a, b));
+        }
+    }
     for (int i = 0; i < reps; i++) {
         CHECK(hipEventRecord(a, s));
-        run_once(j, i + warm, s);
+        run_once(j, i + done, s);
         CHECK(hipEventRecord(b, s));
         CHECK(hipEventSynchronize(b));
         CHECK(hipEventElapsedTime(&t[i], a, b));

@@ -13,7 +13,7 @@ for dt in f32 bf16; do
   long=(--shape 4096x33792 --shape 4096x49152 --shape 4096x65536 --shape 4096x98304 --shape 4096x131072 --shape 4096x262144)
   few=(--shape 4x8388608 --shape 32x1048576)
   edges=(--shape 4096x512 --shape 4096x520 --shape 4096x32768 --shape 4096x32776 --shape 4096x21496 --shape 4096x21504
-         --shape 4096x45048 --shape 4096x45056
+         --shape 4096x36864 --shape 4096x36872 --shape 4096x45048 --shape 4096x45056
          --shape 4096x81920 --shape 4096x90112
          --shape 4096x65536 --shape 4096x65544 --shape 4096x131072 --shape 4096x139264 --shape 4096x147456
          --shape 263x65536 --shape 264x65536)

@@ -6,7 +6,7 @@
 #include "internal.h"
 
 /* Thresholds chosen from bench/sweep-kernels.sh, each family and kernel forced on the same shapes in
- * one run (bench/results/h200-2026-11-22.md, -22b.md and -22c.md; % of the copy bandwidth, H200,
+ * one run (bench/results/h200-2026-11-22.md, -22b.md, -22c.md and -22d.md; % of the copy bandwidth, H200,
  * M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
  * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
@@ -20,7 +20,10 @@
  *   KiB rows (49152) ROW's one block is as fast or faster (83-86% against 81-84%). fp32 N=16392,
  *   18432, 20480 (64-80 KiB): 84.5-85.5, 86.0-87.1, 86.9-87.9 against 81.8-82.6, 84.9-86.1,
  *   85.9-86.5; from 84 KiB ROW is ahead (N=21504: 87.4-88.0, SPLIT at 21496: 85.8-86.3; N=22528: 2
- *   points).
+ *   points). Since ROW lays rows out from their line, its 16-bit kernel holding 64 values takes 54
+ *   registers instead of 60, and two blocks of up to 576 threads fit per SM: 16-bit rows to 36864
+ *   columns stay with ROW (bf16 N=32776..36864: 82.4-86.0 against 75.2-80.5 with SPLIT, the same run,
+ *   h200-2026-11-22d.md), and the swap starts at 36872 (85.6 -> 79.7).
  * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
  *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
  *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
@@ -99,8 +102,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
  * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
  * instead, the chunks between the powers of two included (the larger among equals): just past a row
  * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
- * H200: 544 threads 64%, 832 threads with 40 values each 69%, after 84% at N=32768; plan_auto now
- * gives that row to SPLIT, at 75%). Elsewhere the in-between chunks would leave lanes idle (bf16
+ * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
+ * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle (bf16
  * N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)

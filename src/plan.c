@@ -6,8 +6,8 @@
 #include "internal.h"
 
 /* Thresholds chosen from bench/sweep-kernels.sh, each family and kernel forced on the same shapes in
- * one run (bench/results/h200-2026-11-22.md, -22b.md, -22c.md and -22d.md; % of the copy bandwidth, H200,
- * M=4096):
+ * one run (bench/results/h200-2026-11-22.md, -22b.md, -22c.md and -22d.md; % of the copy bandwidth,
+ * H200, M=4096):
  * - WARP up to 512 columns: at 1024 columns ROW was 3% (fp32) to 18% (bf16) faster, at 512 equal.
  * - ROW: the largest per-thread chunk that leaves a block of at least 64 threads: the fastest ROW
  *   kernel or within 5% of it at every N from 1K to 32K (fp32 and bf16, H100 and H200). 16-bit rows
@@ -103,8 +103,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
  * instead, the chunks between the powers of two included (the larger among equals): just past a row
  * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
  * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
- * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle (bf16
- * N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
+ * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle
+ * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {

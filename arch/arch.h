@@ -26,10 +26,30 @@ typedef enum arch_status {
     ARCH_ERR_LIMIT = 3,       /* over an explicit limit (nesting depth, node count, kernel count) */
     ARCH_ERR_NOMEM = 4,       /* an allocation failed */
     ARCH_ERR_INVALID = 5,     /* API misuse: NULL pointer, out-of-range argument */
-    ARCH_ERR_NOT_FOUND = 6    /* a lookup found nothing (unknown target name, no such kernel) */
+    ARCH_ERR_NOT_FOUND = 6,   /* a lookup found nothing (unknown target name, no such kernel) */
+    ARCH_ERR_IO = 7           /* a system call failed (arch_read_file): arch_error.sys_errno says why */
 } arch_status;
 
 const char *arch_status_string(arch_status s); /* static string, never NULL */
+
+/* Where an operation failed. Parsers record the first error only (later ones are consequences):
+ * the structure being read and the byte offset, from the start of the whole input, where it
+ * starts or where the bad field lies. arch_read_file records the step that failed and errno. */
+typedef struct arch_error {
+    arch_status status;            /* ARCH_OK while no error */
+    const char *what;              /* static text naming the structure or step ("ELF section header",
+                                    * "fatbin entry header", "work budget", "open"); "" when none */
+    int64_t offset;                /* byte offset in the input; -1 where no position applies */
+    int sys_errno;                 /* errno of a failed system call, 0 otherwise */
+    int64_t size;                  /* arch_read_file: the size fstat reported for a file over the
+                                    * limit; -1 otherwise */
+} arch_error;
+
+/* Formats e as one line: "<status>: <what> at byte <offset> (0x<hex>)" for parse errors,
+ * "<what>: <strerror(sys_errno)>" for system errors and "<status>: <what> (<size> bytes)" for a
+ * file over the limit. Writes at most n bytes (NUL included) and returns buf. Calls strerror,
+ * which is not thread-safe. Added in 0.2. */
+const char *arch_error_format(const arch_error *e, char *buf, size_t n);
 
 typedef enum arch_vendor {
     ARCH_VENDOR_UNKNOWN = 0,
@@ -75,7 +95,22 @@ typedef struct arch_device {
     int smem_configs_kib[12];      /* shared-memory carveout sizes the SM can be set to, KiB, ascending */
 } arch_device;
 
-/* Looks a target up by name ("gfx942", "gfx942:sramecc+:xnack-", "sm_90", "sm_90a", "90").
+/* Reduces any target spelling to its base name, the one the tables and the arch_image lookups
+ * compare (one normaliser for both):
+ *   - a triple prefix is dropped, everything up to the last "--": "amdgcn-amd-amdhsa--gfx942",
+ *     "hipv4-amdgcn-amd-amdhsa--gfx942" -> "gfx942";
+ *   - target features are dropped, everything from the first ':': "gfx942:sramecc+:xnack-" -> "gfx942";
+ *   - a bare compute capability gets its prefix: "90" -> "sm_90";
+ *   - NVIDIA's arch- and family-specific suffix letters are dropped: "sm_90a" -> "sm_90",
+ *     "sm_100f" -> "sm_100" (AMD names keep theirs: "gfx90a").
+ * The name need not be in the tables ("gfx1100" -> "gfx1100"). out receives outsz bytes at most.
+ * Returns ARCH_OK with out NUL-terminated; ARCH_ERR_INVALID for a NULL pointer or outsz 0;
+ * ARCH_ERR_NOT_FOUND when no base name remains ("", ":xnack-", "--"); ARCH_ERR_LIMIT when it does
+ * not fit in outsz. out is "" on every error. Added in 0.2. */
+arch_status arch_target_base(const char *name, char *out, size_t outsz);
+
+/* Looks a target up by any spelling arch_target_base accepts ("gfx942", "gfx942:sramecc+:xnack-",
+ * "amdgcn-amd-amdhsa--gfx942", "sm_90", "sm_90a", "90").
  * regs_per_block_amd selects the CDNA runtime's regsPerBlock (65536 older ROCm, 131072 newer); 0 = 65536.
  * Returns ARCH_ERR_NOT_FOUND for an unknown name. */
 arch_status arch_target_lookup(const char *name, int regs_per_block_amd, arch_device *out);
@@ -106,23 +141,66 @@ typedef struct arch_kernel {
 
 /* A parsed file: a flat list of kernels, each naming its target, plus notes on entries that were
  * present but not read (compressed, PTX-only) so that reports can say so instead of skipping them. */
+struct arch_image_index;
+
 typedef struct arch_image {
     arch_kernel *kernels;
     size_t n_kernels;
     char (*skipped)[128];          /* one human-readable line per entry not read */
     size_t n_skipped;
+    struct arch_image_index *index;/* private: the kernels sorted for lookups (NULL: lookups scan) */
 } arch_image;
 
 /* Parses any supported file held in memory: AMDGPU code object, clang offload bundle, NVIDIA cubin,
  * NVIDIA fatbin, or an ELF host object / executable / shared library with a .hip_fatbin or
- * .nv_fatbin section. Every byte is untrusted. On success *out owns heap memory: free it with
- * arch_image_free. On failure *out is left empty. */
+ * .nv_fatbin section. Every byte is untrusted. The work is bounded as well as the size: one work
+ * budget per parse (a few operations per input byte) covers every nested reader, symbols and
+ * sections are indexed once, and a payload named by several bundle entries is read once; an input
+ * that would need more is refused with ARCH_ERR_LIMIT ("work budget"). On success *out owns heap
+ * memory, kernels indexed for arch_image_find: free it with arch_image_free. On failure *out is
+ * left empty. */
 arch_status arch_image_parse(const void *data, size_t len, arch_image *out);
+
+/* arch_image_parse, and on failure *err (may be NULL) says which structure failed and at which
+ * byte offset of data; on success err->status is ARCH_OK. Added in 0.2. */
+arch_status arch_image_parse_ex(const void *data, size_t len, arch_image *out, arch_error *err);
+
 void arch_image_free(arch_image *img); /* accepts NULL and an empty image */
 
-/* Finds a kernel by exact name for a target whose base name (before any ':' feature suffix, and
- * with "sm_90a" matching "sm_90") equals base_target. Returns NULL when absent. */
-const arch_kernel *arch_image_find(const arch_image *img, const char *base_target, const char *kernel);
+/* Finds a kernel by exact name for a target whose base name equals target's (both reduced by
+ * arch_target_base, so "90", "sm_90a", "amdgcn-amd-amdhsa--gfx942" and "gfx942:sramecc+:xnack-"
+ * all work; a spelling without a base name compares as written). The first such kernel in image
+ * order; NULL when absent. O(log n) on a parsed image; an image assembled by hand is scanned. */
+const arch_kernel *arch_image_find(const arch_image *img, const char *target, const char *kernel);
+
+/* Finds the code of kernel that the vendor runtime would load on dev:
+ *   - AMD: the kernel built for dev's base gfx name (target features are not compared);
+ *   - NVIDIA: the SASS of the highest compute capability with dev's major and a minor <= dev's
+ *     (an sm_86 device runs sm_80 code; an sm_90 device sm_90 code). A device with no such SASS
+ *     (sm_100 with sm_90 code only) gives NULL: the runtime would JIT-compile PTX, whose resources
+ *     no code object states.
+ * Returns NULL for NULL arguments, an unknown vendor or no match. O(log n) on a parsed image.
+ * Added in 0.2. */
+const arch_kernel *arch_image_find_for_device(const arch_image *img, const arch_device *dev, const char *kernel);
+
+/* ---- reading files ----------------------------------------------------------------------------- */
+
+/* Reads a whole regular file into a heap buffer, bounded before anything is read:
+ *   - opens without blocking (O_NONBLOCK, cleared after the check), so a FIFO cannot hang the caller;
+ *   - refuses anything but a regular file (FIFO, device, socket: ARCH_ERR_UNSUPPORTED; a directory:
+ *     ARCH_ERR_IO with EISDIR) and a file of more than max bytes (ARCH_ERR_LIMIT), by fstat, before
+ *     allocating, so /dev/zero or a 10 GiB sparse file cost nothing;
+ *   - reads exactly the size fstat reported; a file that shrinks or grows meanwhile is ARCH_ERR_IO.
+ * On success *buf (free with free(); never NULL, even for an empty file) holds *len bytes. On
+ * failure *buf is NULL, *len 0, and *err (may be NULL) says which step failed and errno; for
+ * a regular file over the limit err->size holds its size. ARCH_ERR_INVALID for NULL path/buf/len.
+ * Added in 0.2. */
+arch_status arch_read_file(const char *path, size_t max, void **buf, size_t *len, arch_error *err);
+
+/* The same for an open descriptor the caller owns (stdin): a regular file as above; a pipe or
+ * socket is read to its end, failing with ARCH_ERR_LIMIT once more than max bytes arrive; anything
+ * else is ARCH_ERR_UNSUPPORTED. Leaves the descriptor open. Added in 0.2. */
+arch_status arch_read_fd(int fd, size_t max, void **buf, size_t *len, arch_error *err);
 
 /* ---- occupancy models -------------------------------------------------------------------------- */
 

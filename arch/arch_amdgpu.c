@@ -12,6 +12,11 @@
 #define KD_SIZE 64u              /* the kernel descriptor */
 #define KD_PGM_RSRC1_OFFSET 48u  /* COMPUTE_PGM_RSRC1 inside the descriptor */
 #define TRIPLE_PREFIX "amdgcn-amd-amdhsa--"
+/* Work-budget units per MessagePack value (arch_work.h). A value takes 1 byte at least, but
+ * reading one costs about as much as walking 4-6 bytes of headers (measured under ASan), and
+ * clang's metadata averages 9 bytes per value (seeds, stress kernels), so 4 keeps real metadata
+ * under half a unit per byte while a payload of one-byte values pays for what it costs. */
+#define MP_VALUE_UNITS 4u
 
 /* Per-kernel facts gathered while the metadata is read, before the target is known. */
 typedef struct amd_pending {
@@ -37,49 +42,63 @@ enum {
     HAVE_REQUIRED = (1 << 6) - 1
 };
 
-/* Reads a non-negative integer value within [lo, hi]; anything else is corrupt metadata. */
-static int64_t mp_int_in(arch_mp_reader *r, int64_t lo, int64_t hi)
+/* Stops the metadata reader with s, recording what and at first (the reader's own position
+ * would only say where it stopped). */
+static void md_fail(amd_ctx *c, arch_mp_reader *r, arch_status s, const char *what, const uint8_t *at)
 {
+    arch_fail(c->b, s, what, at);
+    arch_mp_fail(r, s);
+}
+
+/* Reads a non-negative integer value within [lo, hi]; anything else is corrupt metadata. */
+static int64_t mp_int_in(amd_ctx *c, arch_mp_reader *r, int64_t lo, int64_t hi)
+{
+    const uint8_t *at = r->cur.p;
     arch_mp_tag t;
     if (!arch_mp_read(r, &t))
         return 0;
     if (t.type != ARCH_MP_UINT || t.u > (uint64_t)hi || (int64_t)t.u < lo) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT);
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata value (not an integer in range)", at);
         return 0;
     }
     return (int64_t)t.u;
 }
 
 /* Reads a string value into a fixed array; a non-string is corrupt metadata. */
-static void mp_str_into(arch_mp_reader *r, char *dst, size_t cap)
+static void mp_str_into(amd_ctx *c, arch_mp_reader *r, char *dst, size_t cap)
 {
+    const uint8_t *at = r->cur.p;
     arch_mp_tag t;
     if (!arch_mp_read(r, &t))
         return;
     if (t.type != ARCH_MP_STR) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT);
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata value (not a string)", at);
         return;
     }
     arch_copy_name(dst, cap, t.ptr, t.len);
 }
 
-/* Finds COMPUTE_PGM_RSRC1's granulated VGPR count in the descriptor named by symbol.
- * Returns -1 when the object has no such symbol; a symbol whose 64 bytes fall outside its
- * section makes the object corrupt. */
+/* Finds COMPUTE_PGM_RSRC1's granulated VGPR count in the descriptor named by symbol (an indexed
+ * lookup in each symbol table). Returns -1 when the object has no such symbol; a symbol whose 64
+ * bytes fall outside its section makes the object corrupt. */
 static int descriptor_vgprs(amd_ctx *c, arch_mp_reader *r, const char *symbol)
 {
     size_t i;
     for (i = 0; i < 2; i++) {
         arch_elf_sym s;
         const uint8_t *kd;
-        arch_status st;
-        if (!arch_elf_symbol_find(&c->syms[i], symbol, &s))
+        arch_status st = arch_elf_symbol_find(&c->syms[i], symbol, strlen(symbol), &s, NULL);
+        if (st == ARCH_ERR_NOT_FOUND)
             continue;
+        if (st != ARCH_OK) {
+            arch_mp_fail(r, st); /* the budget ran out: recorded by the lookup */
+            return -1;
+        }
         st = arch_elf_symbol_bytes(c->elf, &s, KD_SIZE, &kd);
         if (st == ARCH_ERR_NOT_FOUND)
             continue;
         if (st != ARCH_OK) {
-            arch_mp_fail(r, st);
+            md_fail(c, r, st, "AMDGPU kernel descriptor symbol (64 bytes outside its section)", s.entry);
             return -1;
         }
         return (int)(arch_le32(kd + KD_PGM_RSRC1_OFFSET) & 0x3fu);
@@ -96,6 +115,7 @@ static int descriptor_vgprs(amd_ctx *c, arch_mp_reader *r, const char *symbol)
  * Returns through the reader's sticky error. */
 static void read_kernel(amd_ctx *c, arch_mp_reader *r, unsigned depth)
 {
+    const uint8_t *at = r->cur.p;
     arch_mp_tag t;
     arch_kernel *k;
     char symbol[256] = "";
@@ -105,7 +125,7 @@ static void read_kernel(amd_ctx *c, arch_mp_reader *r, unsigned depth)
     if (!arch_mp_read(r, &t))
         return;
     if (t.type != ARCH_MP_MAP) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT);
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata kernel (not a map)", at);
         return;
     }
     s = arch_builder_kernel(c->b, &k);
@@ -115,43 +135,45 @@ static void read_kernel(amd_ctx *c, arch_mp_reader *r, unsigned depth)
     }
     k->vendor = ARCH_VENDOR_AMD;
     for (i = 0; i < t.len && arch_mp_error(r) == ARCH_OK; i++) {
+        const uint8_t *kat = r->cur.p;
         arch_mp_tag key;
         if (!arch_mp_read(r, &key))
             break;
         if (key.type != ARCH_MP_STR) {
-            arch_mp_fail(r, ARCH_ERR_CORRUPT);
+            md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata kernel key (not a string)", kat);
             break;
         }
         if (arch_mp_str_eq(&key, ".name")) {
-            mp_str_into(r, k->name, sizeof(k->name));
+            mp_str_into(c, r, k->name, sizeof(k->name));
             have |= HAVE_NAME;
         } else if (arch_mp_str_eq(&key, ".symbol")) {
-            mp_str_into(r, symbol, sizeof(symbol));
+            mp_str_into(c, r, symbol, sizeof(symbol));
         } else if (arch_mp_str_eq(&key, ".vgpr_count")) {
-            k->vgprs = (int)mp_int_in(r, 0, ARCH_MAX_VGPRS);
+            k->vgprs = (int)mp_int_in(c, r, 0, ARCH_MAX_VGPRS);
             have |= HAVE_VGPR;
         } else if (arch_mp_str_eq(&key, ".agpr_count")) {
-            k->agprs = (int)mp_int_in(r, 0, ARCH_MAX_AGPRS);
+            k->agprs = (int)mp_int_in(c, r, 0, ARCH_MAX_AGPRS);
         } else if (arch_mp_str_eq(&key, ".sgpr_count")) {
-            k->sgprs = (int)mp_int_in(r, 0, ARCH_MAX_SGPRS);
+            k->sgprs = (int)mp_int_in(c, r, 0, ARCH_MAX_SGPRS);
             have |= HAVE_SGPR;
         } else if (arch_mp_str_eq(&key, ".group_segment_fixed_size")) {
-            k->static_smem = (uint32_t)mp_int_in(r, 0, ARCH_MAX_STATIC_SMEM);
+            k->static_smem = (uint32_t)mp_int_in(c, r, 0, ARCH_MAX_STATIC_SMEM);
             have |= HAVE_LDS;
         } else if (arch_mp_str_eq(&key, ".private_segment_fixed_size")) {
-            k->scratch = (uint32_t)mp_int_in(r, 0, UINT32_MAX);
+            k->scratch = (uint32_t)mp_int_in(c, r, 0, UINT32_MAX);
             have |= HAVE_SCRATCH;
         } else if (arch_mp_str_eq(&key, ".wavefront_size")) {
-            k->wave_size = (int)mp_int_in(r, 32, 64);
+            const uint8_t *vat = r->cur.p;
+            k->wave_size = (int)mp_int_in(c, r, 32, 64);
             if (k->wave_size != 32 && k->wave_size != 64)
-                arch_mp_fail(r, ARCH_ERR_CORRUPT);
+                md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata .wavefront_size (not 32 or 64)", vat);
             have |= HAVE_WAVE;
         } else if (arch_mp_str_eq(&key, ".max_flat_workgroup_size")) {
-            k->max_block = (int)mp_int_in(r, 0, ARCH_MAX_BLOCK);
+            k->max_block = (int)mp_int_in(c, r, 0, ARCH_MAX_BLOCK);
         } else if (arch_mp_str_eq(&key, ".vgpr_spill_count")) {
-            k->vgpr_spills = (int)mp_int_in(r, 0, INT32_MAX);
+            k->vgpr_spills = (int)mp_int_in(c, r, 0, INT32_MAX);
         } else if (arch_mp_str_eq(&key, ".sgpr_spill_count")) {
-            k->sgpr_spills = (int)mp_int_in(r, 0, INT32_MAX);
+            k->sgpr_spills = (int)mp_int_in(c, r, 0, INT32_MAX);
         } else {
             arch_mp_skip(r, depth + 1);
         }
@@ -159,7 +181,7 @@ static void read_kernel(amd_ctx *c, arch_mp_reader *r, unsigned depth)
     if (arch_mp_error(r) != ARCH_OK)
         return;
     if ((have & HAVE_REQUIRED) != HAVE_REQUIRED) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT);
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata kernel (a required key is missing)", at);
         return;
     }
     k->regs = k->vgprs;
@@ -173,28 +195,29 @@ static void read_kernel(amd_ctx *c, arch_mp_reader *r, unsigned depth)
  *   ARCH_MAX_KERNELS; each element passes read_kernel */
 static void read_kernels(amd_ctx *c, arch_mp_reader *r, unsigned depth)
 {
+    const uint8_t *at = r->cur.p;
     arch_mp_tag t;
     uint32_t i;
 
     if (!arch_mp_read(r, &t))
         return;
     if (t.type != ARCH_MP_ARRAY) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT);
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata amdhsa.kernels (not an array)", at);
         return;
     }
     if (c->pending || c->b->img.n_kernels != c->first) {
-        arch_mp_fail(r, ARCH_ERR_CORRUPT); /* a second amdhsa.kernels key */
+        md_fail(c, r, ARCH_ERR_CORRUPT, "AMDGPU metadata amdhsa.kernels (a second one)", at);
         return;
     }
     if (t.len > ARCH_MAX_KERNELS) {
-        arch_mp_fail(r, ARCH_ERR_LIMIT);
+        md_fail(c, r, ARCH_ERR_LIMIT, "AMDGPU metadata amdhsa.kernels (more than 65536 kernels)", at);
         return;
     }
     if (c->elf && t.len) {
         /* t.len was checked against the bytes left before this allocation */
         c->pending = calloc(t.len, sizeof(*c->pending));
         if (!c->pending) {
-            arch_mp_fail(r, ARCH_ERR_NOMEM);
+            md_fail(c, r, ARCH_ERR_NOMEM, "AMDGPU metadata amdhsa.kernels", at);
             return;
         }
     }
@@ -246,29 +269,36 @@ static void set_target(amd_ctx *c, const uint8_t *s, size_t n)
  * - the top value is a map with string keys (MessagePack limits: arch_msgpack.h)
  * - amdhsa.target, when present, is a string; amdhsa.kernels passes read_kernels
  * - the payload holds exactly one value (trailing bytes are corrupt)
- * Returns ARCH_OK or the first error. */
+ * - the values read fit in the work budget (the reader's node cap is lowered to what is left)
+ * Returns ARCH_OK or the first error (recorded with the position in the payload). */
 static arch_status read_metadata(amd_ctx *c, const uint8_t *data, size_t len)
 {
+    arch_work *w = &c->b->work;
     arch_mp_reader r;
     arch_mp_tag t;
     uint32_t i;
+    int charged;
 
     arch_mp_init(&r, data, len);
+    if (w->base && w->left / MP_VALUE_UNITS < r.max_nodes)
+        r.max_nodes = (size_t)(w->left / MP_VALUE_UNITS);
     if (arch_mp_read(&r, &t) && t.type != ARCH_MP_MAP)
-        arch_mp_fail(&r, ARCH_ERR_CORRUPT);
+        md_fail(c, &r, ARCH_ERR_CORRUPT, "AMDGPU metadata (not a map)", data);
     for (i = 0; i < t.len && arch_mp_error(&r) == ARCH_OK; i++) {
+        const uint8_t *at = r.cur.p;
         arch_mp_tag key;
         if (!arch_mp_read(&r, &key))
             break;
         if (key.type != ARCH_MP_STR) {
-            arch_mp_fail(&r, ARCH_ERR_CORRUPT);
+            md_fail(c, &r, ARCH_ERR_CORRUPT, "AMDGPU metadata key (not a string)", at);
         } else if (arch_mp_str_eq(&key, "amdhsa.kernels")) {
             read_kernels(c, &r, 1);
         } else if (arch_mp_str_eq(&key, "amdhsa.target")) {
             arch_mp_tag v;
+            at = r.cur.p;
             if (arch_mp_read(&r, &v)) {
                 if (v.type != ARCH_MP_STR)
-                    arch_mp_fail(&r, ARCH_ERR_CORRUPT);
+                    md_fail(c, &r, ARCH_ERR_CORRUPT, "AMDGPU metadata amdhsa.target (not a string)", at);
                 else
                     set_target(c, v.ptr, v.len);
             }
@@ -277,10 +307,21 @@ static arch_status read_metadata(amd_ctx *c, const uint8_t *data, size_t len)
         }
     }
     if (arch_mp_error(&r) == ARCH_OK && r.cur.left != 0)
-        arch_mp_fail(&r, ARCH_ERR_CORRUPT);
-    if (arch_mp_error(&r) == ARCH_OK)
-        finish_kernels(c);
-    return arch_mp_error(&r);
+        md_fail(c, &r, ARCH_ERR_CORRUPT, "AMDGPU metadata (bytes after the map)", r.cur.p);
+    /* where the budget set the node cap, this charge is what reports it */
+    charged = arch_work_charge(w, (uint64_t)r.nodes * MP_VALUE_UNITS, r.cur.fail_at ? r.cur.fail_at : data);
+    if (arch_mp_error(&r) != ARCH_OK) {
+        arch_fail(c->b, arch_mp_error(&r),
+                  arch_mp_error(&r) == ARCH_ERR_LIMIT
+                      ? "AMDGPU metadata (MessagePack nesting or value count over the limit)"
+                      : "AMDGPU metadata (MessagePack: unused type byte, or a length or count past the end)",
+                  r.cur.fail_at);
+        return arch_work_status(w);
+    }
+    if (!charged)
+        return arch_work_status(w);
+    finish_kernels(c);
+    return ARCH_OK;
 }
 
 arch_status arch_read_amdgpu_metadata(arch_builder *b, const uint8_t *msgpack, size_t len,
@@ -289,6 +330,7 @@ arch_status arch_read_amdgpu_metadata(arch_builder *b, const uint8_t *msgpack, s
     amd_ctx c;
     arch_status s;
 
+    arch_work_begin(&b->work, msgpack, len);
     memset(&c, 0, sizeof(c));
     c.b = b;
     c.first = b->img.n_kernels;
@@ -303,31 +345,36 @@ arch_status arch_read_amdgpu_metadata(arch_builder *b, const uint8_t *msgpack, s
  * - each note needs a 12-byte header and its 4-aligned name and descriptor within the bytes
  *   left (sizes added in 64 bits, so they cannot wrap); landing exactly on the end is the only
  *   clean stop
- * Returns ARCH_OK with *desc set (NULL when this section has none) or ARCH_ERR_CORRUPT. */
-static arch_status find_metadata_note(const arch_elf_section *sec, const uint8_t **desc, size_t *dlen)
+ * - each note is charged to the work budget: note sections may share their bytes
+ * Returns ARCH_OK with *desc set (NULL when this section has none) or the error. */
+static arch_status find_metadata_note(arch_builder *b, const arch_elf_section *sec, const uint8_t **desc,
+                                      size_t *dlen)
 {
     arch_cursor cur = arch_cursor_make(sec->data, sec->data ? (size_t)sec->size : 0);
 
     *desc = NULL;
     while (cur.left > 0) {
+        const uint8_t *at = cur.p;
         uint64_t namesz, descsz, an, ad;
         uint32_t type;
         const uint8_t *name, *d;
 
+        if (!arch_work_charge(&b->work, 12, at)) /* the note header; the walk skips the rest */
+            return ARCH_ERR_LIMIT;
         /* security: a header that does not fit, or sizes past the end, stop the walk as corrupt */
         if (cur.left < 12)
-            return ARCH_ERR_CORRUPT;
+            return arch_fail(b, ARCH_ERR_CORRUPT, "ELF note (header past the section's end)", at);
         namesz = arch_cursor_le32(&cur);
         descsz = arch_cursor_le32(&cur);
         type = arch_cursor_le32(&cur);
         an = (namesz + 3) & ~(uint64_t)3;
         ad = (descsz + 3) & ~(uint64_t)3;
         if (an > cur.left || ad > cur.left - an)
-            return ARCH_ERR_CORRUPT;
+            return arch_fail(b, ARCH_ERR_CORRUPT, "ELF note (name or descriptor past the section's end)", at);
         name = arch_cursor_bytes(&cur, (size_t)an);
         d = arch_cursor_bytes(&cur, (size_t)ad);
         if (cur.err != ARCH_OK)
-            return cur.err;
+            return arch_fail(b, cur.err, "ELF note", cur.fail_at);
         if (type == NT_AMDGPU_METADATA && namesz == 7 && memcmp(name, "AMDGPU", 7) == 0) {
             *desc = d;
             *dlen = (size_t)descsz;
@@ -362,12 +409,13 @@ arch_status arch_read_amdgpu(arch_builder *b, const uint8_t *data, size_t len, c
     size_t dlen = 0, i;
     arch_status s;
 
-    s = arch_elf_open(&e, data, len);
+    arch_work_begin(&b->work, data, len);
+    s = arch_elf_open(&e, &b->work, data, len);
     if (s != ARCH_OK)
         return s;
     if (e.machine != ARCH_EM_AMDGPU) {
         arch_elf_close(&e);
-        return ARCH_ERR_CORRUPT;
+        return arch_fail(b, ARCH_ERR_CORRUPT, "AMDGPU ELF header (e_machine is not EM_AMDGPU)", data + 18);
     }
     memset(&c, 0, sizeof(c));
     c.b = b;
@@ -375,9 +423,9 @@ arch_status arch_read_amdgpu(arch_builder *b, const uint8_t *data, size_t len, c
     c.first = b->img.n_kernels;
     for (i = 0; i < e.nsec && s == ARCH_OK && !desc; i++)
         if (e.sec[i].type == ARCH_SHT_NOTE)
-            s = find_metadata_note(&e.sec[i], &desc, &dlen);
+            s = find_metadata_note(b, &e.sec[i], &desc, &dlen);
     if (s == ARCH_OK && !desc)
-        s = ARCH_ERR_UNSUPPORTED;
+        s = arch_fail(b, ARCH_ERR_UNSUPPORTED, "AMDGPU code object (no metadata note: code object V2 or older)", data);
     for (i = 0; i < 2 && s == ARCH_OK; i++) {
         const arch_elf_section *st = arch_elf_section_by_type(&e, i ? ARCH_SHT_DYNSYM : ARCH_SHT_SYMTAB);
         if (st)
@@ -389,6 +437,8 @@ arch_status arch_read_amdgpu(arch_builder *b, const uint8_t *data, size_t len, c
         s = read_metadata(&c, desc, dlen);
     }
     free(c.pending);
+    arch_elf_symtab_close(&c.syms[0]);
+    arch_elf_symtab_close(&c.syms[1]);
     arch_elf_close(&e);
     return s;
 }

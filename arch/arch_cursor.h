@@ -4,13 +4,14 @@
  * A cursor is a pointer plus the bytes left. Every read checks the length first and then consumes;
  * multi-byte values are assembled byte by byte (no casts to unaligned structs, no host-endian loads).
  * Errors are sticky: after the first failure every read returns 0 and touches no memory, so callers
- * check once, at the end.
+ * check once, at the end; fail_at keeps where the failing read was tried, for error reports.
  */
 #ifndef HIPSOFTMAX_ARCH_CURSOR_H_6A0D2E
 #define HIPSOFTMAX_ARCH_CURSOR_H_6A0D2E
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arch.h"
 
@@ -18,6 +19,7 @@ typedef struct arch_cursor {
     const uint8_t *p;   /* next unread byte (NULL once an error is recorded) */
     size_t left;        /* bytes left from p */
     arch_status err;    /* first error, ARCH_OK while none */
+    const uint8_t *fail_at; /* where the first failing read started (NULL while none) */
 } arch_cursor;
 
 static inline arch_cursor arch_cursor_make(const void *p, size_t n)
@@ -26,14 +28,17 @@ static inline arch_cursor arch_cursor_make(const void *p, size_t n)
     c.p = (const uint8_t *)p;
     c.left = p ? n : 0;
     c.err = ARCH_OK;
+    c.fail_at = NULL;
     return c;
 }
 
 /* Records the first error only; later errors do not overwrite it. */
 static inline void arch_cursor_fail(arch_cursor *c, arch_status s)
 {
-    if (c->err == ARCH_OK)
+    if (c->err == ARCH_OK) {
         c->err = s;
+        c->fail_at = c->p;
+    }
     c->p = NULL;
     c->left = 0;
 }
@@ -119,6 +124,13 @@ static inline uint64_t arch_cursor_le64(arch_cursor *c)
 {
     const uint8_t *b = arch_cursor_bytes(c, 8);
     return b ? arch_le64(b) : 0;
+}
+
+/* Length of the string at s, looking at no more than max bytes (C11 has no strnlen). */
+static inline size_t arch_strnlen(const char *s, size_t max)
+{
+    const char *z = (const char *)memchr(s, 0, max);
+    return z ? (size_t)(z - s) : max;
 }
 
 /* Cuts [off, off + size) out of a buffer of len bytes.

@@ -1,5 +1,5 @@
 /* arch_exact_nvidia.c: NVIDIA's cudaOccMaxActiveBlocksPerMultiprocessor (cuda_occupancy.h, CUDA 13.0)
- * for sm_80, sm_86, sm_89 and sm_90, written from the header's rules; the CPU test
+ * for sm_80, sm_86, sm_89, sm_90, sm_100 and sm_120, written from the header's rules; the CPU test
  * arch.model.nvidia_sweep proves it equal to the header.
  *
  * The function attributes it models are those the CUDA runtime passes for a kernel launched by this
@@ -9,9 +9,10 @@
  * whenever static + dynamic shared memory <= sharedMemPerBlockOptin. The device state is the default
  * (no carveout preference).
  *
- * Rules left out because they never bind on these targets: the sm_90 block-barrier limit (one barrier
- * per block, 2 per block slot: 64 > 32 block slots), virtual resources (sm_100+), partitioned global
- * caching (sm_52, sm_6x), the GP100 sub-partition re-check (sm_60).
+ * Rules left out because they never bind on these targets: the block-barrier limit (one barrier per
+ * block; 2 per block slot on sm_80, sm_90, sm_100, 1 per block slot on sm_86, sm_89, sm_120: never
+ * fewer blocks than the block slots), virtual resources (counted from sm_100 on; these kernels use
+ * none), partitioned global caching (sm_52, sm_6x), the GP100 sub-partition re-check (sm_60).
  */
 #include "arch_exact.h"
 

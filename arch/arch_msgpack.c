@@ -7,6 +7,7 @@ void arch_mp_init(arch_mp_reader *r, const void *data, size_t len)
 {
     r->cur = arch_cursor_make(data, len);
     r->nodes = 0;
+    r->max_nodes = ARCH_MP_MAX_NODES;
 }
 
 static uint64_t mp_be(arch_mp_reader *r, size_t n)
@@ -50,7 +51,7 @@ static void mp_container(arch_mp_reader *r, arch_mp_tag *t, arch_mp_type type, u
 }
 
 /* Reads one tag.
- * - the node count stays within ARCH_MP_MAX_NODES (ARCH_ERR_LIMIT)
+ * - the node count stays within max_nodes (ARCH_ERR_LIMIT)
  * - the type byte is a defined one (0xc1 is never used: ARCH_ERR_CORRUPT)
  * - fixed-size values, payloads and container counts fit in the bytes left
  * Returns 1 with *t filled, 0 once an error is recorded. */
@@ -62,7 +63,7 @@ int arch_mp_read(arch_mp_reader *r, arch_mp_tag *t)
     if (r->cur.err != ARCH_OK)
         return 0;
     /* security: bounds the total work whatever the shape of the data */
-    if (++r->nodes > ARCH_MP_MAX_NODES) {
+    if (++r->nodes > r->max_nodes) {
         arch_mp_fail(r, ARCH_ERR_LIMIT);
         return 0;
     }

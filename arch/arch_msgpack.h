@@ -42,8 +42,10 @@ typedef struct arch_mp_tag {
 typedef struct arch_mp_reader {
     arch_cursor cur;
     size_t nodes;      /* values read so far */
+    size_t max_nodes;  /* ARCH_MP_MAX_NODES, or less where the parse's work budget has less left */
 } arch_mp_reader;
 
+/* Starts a reader with max_nodes = ARCH_MP_MAX_NODES; callers may lower it. */
 void arch_mp_init(arch_mp_reader *r, const void *data, size_t len);
 
 /* Reads one value's tag (strings, binaries and extensions with their payload; arrays and maps

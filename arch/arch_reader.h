@@ -4,6 +4,10 @@
  * Each reader appends the kernels it finds (and a line per entry it does not read) to a builder;
  * arch_image_parse picks the reader from the file's first bytes. The per-format entry points are
  * declared here so that tests and fuzz targets can drive each one directly.
+ *
+ * The builder also carries the parse's work budget and first error (arch_work.h): the first reader
+ * entered sets the budget from its input's size, nested readers draw on the same one, and every
+ * reader records a failure, with the structure and offset, before returning its status.
  */
 #ifndef HIPSOFTMAX_ARCH_READER_H_47E9B1
 #define HIPSOFTMAX_ARCH_READER_H_47E9B1
@@ -12,6 +16,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "arch_work.h"
 
 /* A file with more kernels or more unread entries than this is refused (ARCH_ERR_LIMIT): the
  * library's own objects hold a few hundred kernels, and the cap bounds memory for hostile input. */
@@ -31,15 +36,29 @@ typedef struct arch_builder {
     arch_image img;    /* what arch_image_parse hands over on success */
     size_t cap_kernels;
     size_t cap_skipped;
+    arch_work work;    /* the budget of this parse and its first error */
 } arch_builder;
 
 void arch_builder_init(arch_builder *b);
 void arch_builder_discard(arch_builder *b);
 
-/* Appends a kernel with every field at its "unknown" default (agprs, spills: -1) and returns it. */
+/* Records a reader's failure (the first one only) and returns s. */
+static inline arch_status arch_fail(arch_builder *b, arch_status s, const char *what, const void *at)
+{
+    return arch_work_fail(&b->work, s, what, at);
+}
+
+/* Builds img's lookup index (arch_image_find); arch_image_parse does it on success, tests and fuzz
+ * targets that assemble images through a builder call it themselves. Returns ARCH_OK or
+ * ARCH_ERR_NOMEM (the image then stays unindexed: lookups scan). */
+arch_status arch_image_index_build(arch_image *img);
+
+/* Appends a kernel with every field at its "unknown" default (agprs, spills: -1) and returns it.
+ * ARCH_ERR_LIMIT past ARCH_MAX_KERNELS, recorded as "kernel list". */
 arch_status arch_builder_kernel(arch_builder *b, arch_kernel **out);
 
-/* Appends a printf-formatted line (truncated to 127 characters) to the skipped list. */
+/* Appends a printf-formatted line (truncated to 127 characters) to the skipped list.
+ * ARCH_ERR_LIMIT past ARCH_MAX_SKIPPED, recorded as "list of entries not read". */
 arch_status arch_builder_skip(arch_builder *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

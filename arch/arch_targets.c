@@ -5,7 +5,9 @@
  *          and its section 2 (ROCm clr hipamd/src/hip_platform.cpp, the occupancy calculator);
  *   [CPG]  NVIDIA CUDA C++ Programming Guide, "Features and Technical Specifications" table per compute
  *          capability (threads, warps, blocks, registers and shared memory per SM and per block);
- *   [OCCH] NVIDIA cuda_occupancy.h (CUDA 13.0): allocation units, sub-partitions, carveout sizes.
+ *   [OCCH] NVIDIA cuda_occupancy.h (CUDA 13.0): allocation units, sub-partitions, carveout sizes;
+ *   [BTG]  NVIDIA Blackwell Tuning Guide (CUDA 13.0), "Unified Shared Memory/L1/Texture Cache", and
+ *          deviceQuery/cudaGetDeviceProperties listings of B200 and RTX 5090 in public issues.
  * The product that sets the SM/CU count is named per entry; where a device is present the library
  * replaces the runtime-reported fields with what the runtime says.
  */
@@ -72,6 +74,12 @@ static const arch_device arch_targets[] = {
     /* sm_90, H100 SXM: 132 SMs; 2048 threads, 32 blocks, 228 KiB shared per SM, 227 KiB per block with
      * opt-in [CPG]; carveouts 0..228 KiB [OCCH, major 9]. */
     ARCH_NV_ENTRY("sm_90", 9, 0, 132, 2048, 227, 228, 32, 0, 8, 16, 32, 64, 100, 132, 164, 196, 228),
+    /* sm_100, B200: 148 SMs; 2048 threads, 64K registers, 228 KiB shared per SM, 227 KiB per block
+     * with opt-in [BTG, CPG]; 32 blocks per SM and carveouts 0..228 KiB [OCCH, major 10 minor 0]. */
+    ARCH_NV_ENTRY("sm_100", 10, 0, 148, 2048, 227, 228, 32, 0, 8, 16, 32, 64, 100, 132, 164, 196, 228),
+    /* sm_120, RTX 5090: 170 SMs; 1536 threads, 64K registers, 100 KiB shared per SM, 99 KiB per block
+     * with opt-in [BTG, CPG]; 24 blocks per SM and carveouts 0..100 KiB [OCCH, major 12]. */
+    ARCH_NV_ENTRY("sm_120", 12, 0, 170, 1536, 99, 100, 24, 0, 8, 16, 32, 64, 100),
 };
 
 #define ARCH_N_TARGETS (sizeof(arch_targets) / sizeof(arch_targets[0]))
@@ -80,34 +88,38 @@ size_t arch_target_count(void) { return ARCH_N_TARGETS; }
 
 const char *arch_target_name(size_t i) { return i < ARCH_N_TARGETS ? arch_targets[i].name : NULL; }
 
-/* Reduces a target spelling to the table's base name:
- *   - "amdgcn-amd-amdhsa--gfx942" and "hipv4-amdgcn-amd-amdhsa--gfx942": the part after the last "--";
- *   - "gfx942:sramecc+:xnack-": the part before the first ':';
- *   - "sm_90a" / "sm_100f": the arch-specific and family suffix letters dropped; "90" becomes "sm_90".
- * Returns 0 when the result does not fit in out (size outsz), 1 otherwise. */
-static int arch_base_name(const char *name, char *out, size_t outsz)
+/* The one normaliser of target spellings, for the table lookup below and for arch_image's kernel
+ * lookups (arch.h lists the rules). Works on the part after the last "--" and before the first ':'. */
+arch_status arch_target_base(const char *name, char *out, size_t outsz)
 {
     const char *p = name;
     const char *dd;
+    if (name == NULL || out == NULL || outsz == 0)
+        return ARCH_ERR_INVALID;
+    out[0] = '\0';
     while ((dd = strstr(p, "--")) != NULL)
         p = dd + 2;
     size_t n = strcspn(p, ":");
-    if (n == 0 || n >= outsz)
-        return 0;
+    if (n == 0)
+        return ARCH_ERR_NOT_FOUND;
     if (p[0] >= '0' && p[0] <= '9') {
+        /* a bare compute capability, as CUDA tools write it ("90" for sm_90) */
         if (n + 3 >= outsz)
-            return 0;
-        int w = snprintf(out, outsz, "sm_%.*s", (int)n, p);
-        if (w < 0 || (size_t)w >= outsz)
-            return 0;
-        n = (size_t)w;
+            return ARCH_ERR_LIMIT;
+        memcpy(out, "sm_", 3);
+        memcpy(out + 3, p, n);
+        n += 3;
+        out[n] = '\0';
     } else {
+        if (n >= outsz)
+            return ARCH_ERR_LIMIT;
         memcpy(out, p, n);
         out[n] = '\0';
     }
+    /* sm_90a (arch-specific) and sm_100f (family) code is still sm_90 / sm_100 code */
     if (n > 3 && strncmp(out, "sm_", 3) == 0 && (out[n - 1] == 'a' || out[n - 1] == 'f'))
         out[n - 1] = '\0';
-    return 1;
+    return ARCH_OK;
 }
 
 arch_status arch_target_lookup(const char *name, int regs_per_block_amd, arch_device *out)
@@ -118,7 +130,7 @@ arch_status arch_target_lookup(const char *name, int regs_per_block_amd, arch_de
     if (regs_per_block_amd != 0 && regs_per_block_amd != ARCH_CDNA_REGS_OLD &&
         regs_per_block_amd != ARCH_CDNA_REGS_NEW)
         return ARCH_ERR_INVALID;
-    if (!arch_base_name(name, base, sizeof base))
+    if (arch_target_base(name, base, sizeof base) != ARCH_OK)
         return ARCH_ERR_NOT_FOUND;
     for (size_t i = 0; i < ARCH_N_TARGETS; i++) {
         if (strcmp(arch_targets[i].name, base) != 0)

@@ -2,8 +2,8 @@
  * file, executable or shared library, both occupancy models (the Triton tutorial's formula and the
  * exact per-vendor model); or, without a file, the same for a kernel described on the command line.
  *
- * Exit status: 0 success; 1 a file could not be read or parsed (the other files are still
- * reported); 2 bad arguments. */
+ * Exit status: 0 success; 1 a file could not be read or parsed, or holds no kernel for --target
+ * (the other files are still reported); 2 bad arguments. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -21,8 +21,10 @@
 /* Largest block accepted on the command line: above every device's 1024, so that the models can
  * report "block_size" rather than the parser refusing. */
 #define OCC_MAX_BLOCK 65536
-/* Code objects and host binaries that embed them are far smaller; the cap bounds memory use. */
+/* Code objects and host binaries that embed them are far smaller; the cap bounds memory use and
+ * is checked before reading (arch_read_file). */
 #define OCC_MAX_FILE ((size_t)1 << 30)
+#define OCC_MAX_FILE_TEXT "1 GiB"
 /* Wave slots per SIMD: gfx9 hardware has at most 10 (LLVM, gfx908); 16 leaves room for experiments. */
 #define OCC_MAX_WAVES_PER_SIMD 16
 
@@ -30,7 +32,7 @@ static const char occ_usage[] =
     "usage: hipsoftmax-occupancy [options] FILE...\n"
     "       hipsoftmax-occupancy --target gfx942 --vgprs N [--agprs N] [--sgprs N] [--lds BYTES] [options]\n"
     "       hipsoftmax-occupancy --target sm_90 --regs N [--smem BYTES] [options]\n"
-    "       hipsoftmax-occupancy --list-targets\n"
+    "       hipsoftmax-occupancy --list-targets [FILE...]\n"
     "options:\n"
     "  --block N               threads per block (default 256)\n"
     "  --rows M                rows of the softmax, for num_programs (default 4096)\n"
@@ -40,7 +42,9 @@ static const char occ_usage[] =
     "  --waves-per-simd N      AMD wave slots per SIMD for the exact model (gfx908: clr 8, LLVM 10)\n"
     "  --llvm-barrier-limit    exact AMD model: at most 16 multi-wave workgroups per CU (LLVM)\n"
     "  --llvm-lds-granule      exact AMD model: LDS allocated in 512-byte granules (LLVM)\n"
-    "  --target T              what-if target (gfx908, gfx90a, gfx942, sm_80, sm_86, sm_89, sm_90)\n"
+    "  --target T              what-if target (gfx908, gfx90a, gfx942, sm_80, sm_86, sm_89, sm_90);\n"
+    "                          with FILE, report only the kernels built for T\n"
+    "  --list-targets          the targets modelled; with FILE, the targets FILE holds kernels for\n"
     "  --vgprs/--agprs/--sgprs N, --lds BYTES     what-if AMD kernel (--vgprs: architectural VGPRs)\n"
     "  --regs N, --smem BYTES                     what-if NVIDIA kernel\n";
 
@@ -198,83 +202,187 @@ static int occ_whatif(const occ_args *a)
     return 0;
 }
 
-/* Reads a whole file (or stdin for "-") into a heap buffer. Returns an errno-style message or NULL. */
-static const char *occ_read_file(const char *path, unsigned char **data, size_t *len)
+/* Reads a whole file (or stdin for "-") into a heap buffer, bounded before reading (arch_read_file:
+ * regular files only, size checked first; stdin may also be a pipe). Prints the reason and
+ * returns 0 on failure. */
+static int occ_read_file(const char *path, void **data, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (f == NULL)
-        return strerror(errno);
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    const char *err = NULL;
-    while (buf != NULL) {
-        if (n == cap) {
-            if (cap >= OCC_MAX_FILE) {
-                err = "file larger than 1 GiB";
-                break;
-            }
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                err = "out of memory";
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                err = "read error";
-            break;
+    arch_error err;
+    char msg[256];
+    arch_status s = strcmp(path, "-") == 0 ? arch_read_fd(0, OCC_MAX_FILE, data, len, &err)
+                                           : arch_read_file(path, OCC_MAX_FILE, data, len, &err);
+    if (s == ARCH_OK)
+        return 1;
+    if (s == ARCH_ERR_LIMIT && err.size >= 0)
+        snprintf(msg, sizeof msg, "file of %lld bytes is larger than the " OCC_MAX_FILE_TEXT " limit",
+                 (long long)err.size);
+    else if (s == ARCH_ERR_LIMIT)
+        snprintf(msg, sizeof msg, "input longer than the " OCC_MAX_FILE_TEXT " limit");
+    else
+        arch_error_format(&err, msg, sizeof msg);
+    fprintf(stderr, "hipsoftmax-occupancy: %s: cannot read: %s\n", path, msg);
+    return 0;
+}
+
+/* Reads and parses one file. Prints the reason and returns 0 on failure. */
+static int occ_load(const char *path, arch_image *img)
+{
+    void *data = NULL;
+    size_t len = 0;
+    arch_error err;
+    char msg[256];
+    memset(img, 0, sizeof *img);
+    if (!occ_read_file(path, &data, &len))
+        return 0;
+    arch_status s = arch_image_parse_ex(data, len, img, &err);
+    free(data);
+    if (s != ARCH_OK) {
+        /* which structure failed and where: "corrupt input: ELF section header (...) at byte N" */
+        fprintf(stderr, "hipsoftmax-occupancy: %s: %s\n", path, arch_error_format(&err, msg, sizeof msg));
+        return 0;
+    }
+    return 1;
+}
+
+/* The distinct targets of an image's kernels, in name order, with their kernel counts. */
+typedef struct occ_target_count {
+    const char *target;
+    size_t kernels;
+} occ_target_count;
+
+static int occ_cmp_target(const void *a, const void *b)
+{
+    return strcmp((*(const arch_kernel *const *)a)->target, (*(const arch_kernel *const *)b)->target);
+}
+
+/* Returns the number of distinct targets written to *out (heap, free it; NULL when none), or
+ * (size_t)-1 when out of memory. Sorting keeps this O(n log n) for images of many kernels. */
+static size_t occ_targets(const arch_image *img, occ_target_count **out)
+{
+    *out = NULL;
+    if (img->n_kernels == 0)
+        return 0;
+    const arch_kernel **ks = malloc(img->n_kernels * sizeof *ks);
+    occ_target_count *tc = malloc(img->n_kernels * sizeof *tc);
+    if (ks == NULL || tc == NULL) {
+        free(ks);
+        free(tc);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < img->n_kernels; i++)
+        ks[i] = &img->kernels[i];
+    qsort(ks, img->n_kernels, sizeof *ks, occ_cmp_target);
+    size_t n = 0;
+    for (size_t i = 0; i < img->n_kernels; i++) {
+        if (n > 0 && strcmp(tc[n - 1].target, ks[i]->target) == 0) {
+            tc[n - 1].kernels++;
+        } else {
+            tc[n].target = ks[i]->target;
+            tc[n].kernels = 1;
+            n++;
         }
     }
-    if (buf == NULL)
-        err = "out of memory";
-    if (f != stdin)
-        fclose(f);
-    if (err != NULL) {
-        free(buf);
-        return err;
+    free(ks);
+    *out = tc;
+    return n;
+}
+
+/* --list-targets FILE: the targets a file holds kernels for. */
+static int occ_list_file(const occ_args *a, const char *path)
+{
+    arch_image img;
+    if (!occ_load(path, &img))
+        return 1;
+    occ_target_count *tc;
+    size_t n = occ_targets(&img, &tc);
+    if (n == (size_t)-1) {
+        fprintf(stderr, "hipsoftmax-occupancy: %s: out of memory\n", path);
+        arch_image_free(&img);
+        return 1;
     }
-    *data = buf;
-    *len = n;
-    return NULL;
+    if (!a->st.json)
+        printf("%s: %zu kernel(s) for %zu target(s), %zu entr%s not read\n", path, img.n_kernels, n,
+               img.n_skipped, img.n_skipped == 1 ? "y" : "ies");
+    for (size_t i = 0; i < n; i++) {
+        char base[80];
+        arch_device d;
+        const int modelled = arch_target_lookup(tc[i].target, 0, &d) == ARCH_OK;
+        if (arch_target_base(tc[i].target, base, sizeof base) != ARCH_OK)
+            snprintf(base, sizeof base, "%s", tc[i].target);
+        if (a->st.json) {
+            fputs("{\"file\":", stdout);
+            occ_json_string(stdout, path);
+            fputs(",\"target\":", stdout);
+            occ_json_string(stdout, tc[i].target);
+            fputs(",\"base_target\":", stdout);
+            occ_json_string(stdout, base);
+            printf(",\"kernels\":%zu,\"modelled\":%s}\n", tc[i].kernels, modelled ? "true" : "false");
+        } else {
+            printf("  %-28s %6zu kernel(s)%s\n", tc[i].target, tc[i].kernels, modelled ? "" : "  (not modelled)");
+        }
+    }
+    for (size_t i = 0; i < img.n_skipped; i++)
+        occ_report_skipped(stdout, &a->st, path, img.skipped[i]);
+    free(tc);
+    arch_image_free(&img);
+    return 0;
+}
+
+/* Says that no kernel of path matches --target, and which targets it has. */
+static void occ_no_match(const arch_image *img, const char *path, const char *target)
+{
+    occ_target_count *tc;
+    size_t n = occ_targets(img, &tc);
+    fprintf(stderr, "hipsoftmax-occupancy: %s: no kernel for target %s; targets present:", path, target);
+    if (n == 0 || n == (size_t)-1)
+        fputs(n == 0 ? " none" : " (out of memory)", stderr);
+    for (size_t i = 0; i < n && n != (size_t)-1; i++)
+        fprintf(stderr, "%s %s (%zu kernel%s)", i ? "," : "", tc[i].target, tc[i].kernels,
+                tc[i].kernels == 1 ? "" : "s");
+    fputc('\n', stderr);
+    free(tc);
 }
 
 static int occ_report_file(const occ_args *a, const arch_device *only, const char *path)
 {
-    unsigned char *data = NULL;
-    size_t len = 0;
-    const char *err = occ_read_file(path, &data, &len);
-    if (err != NULL) {
-        fprintf(stderr, "hipsoftmax-occupancy: %s: cannot read: %s\n", path, err);
-        return 1;
-    }
     arch_image img;
-    memset(&img, 0, sizeof img);
-    arch_status s = arch_image_parse(data, len, &img);
-    free(data);
-    if (s != ARCH_OK) {
-        fprintf(stderr, "hipsoftmax-occupancy: %s: %s\n", path, arch_status_string(s));
+    if (!occ_load(path, &img))
+        return 1;
+    /* with --target, only the kernels built for that target: base names compared, as
+     * arch_image_find does (arch_target_base) */
+    size_t matched = 0;
+    char *match = calloc(img.n_kernels ? img.n_kernels : 1, 1);
+    if (match == NULL) {
+        fprintf(stderr, "hipsoftmax-occupancy: %s: out of memory\n", path);
+        arch_image_free(&img);
         return 1;
     }
-    if (!a->st.json)
-        printf("%s: %zu kernel(s), %zu entr%s not read\n", path, img.n_kernels, img.n_skipped,
-               img.n_skipped == 1 ? "y" : "ies");
-    occ_report_begin(stdout);
     for (size_t i = 0; i < img.n_kernels; i++) {
-        arch_device d;
-        /* with --target, only the kernels built for that target */
-        if (only != NULL && (arch_target_lookup(img.kernels[i].target, 0, &d) != ARCH_OK ||
-                             strcmp(d.name, only->name) != 0))
-            continue;
-        occ_report_kernel(stdout, &a->st, path, &img.kernels[i]);
+        char base[80];
+        match[i] = only == NULL || (arch_target_base(img.kernels[i].target, base, sizeof base) == ARCH_OK &&
+                                    strcmp(base, only->name) == 0);
+        matched += match[i] != 0;
     }
+    if (!a->st.json) {
+        printf("%s: %zu kernel(s)", path, img.n_kernels);
+        if (only != NULL)
+            printf(", %zu for %s", matched, a->target);
+        printf(", %zu entr%s not read\n", img.n_skipped, img.n_skipped == 1 ? "y" : "ies");
+    }
+    occ_report_begin(stdout);
+    for (size_t i = 0; i < img.n_kernels; i++)
+        if (match[i])
+            occ_report_kernel(stdout, &a->st, path, &img.kernels[i]);
     for (size_t i = 0; i < img.n_skipped; i++)
         occ_report_skipped(stdout, &a->st, path, img.skipped[i]);
+    int rc = 0;
+    if (only != NULL && matched == 0) {
+        occ_no_match(&img, path, a->target);
+        rc = 1;
+    }
+    free(match);
     arch_image_free(&img);
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -288,7 +396,11 @@ int main(int argc, char **argv)
         free(a.files);
         return 0;
     }
-    if (rc == 0 && a.list_targets) {
+    if (rc == 0 && a.list_targets && a.n_files > 0) {
+        for (int i = 0; i < a.n_files; i++)
+            if (occ_list_file(&a, a.files[i]) != 0)
+                rc = 1;
+    } else if (rc == 0 && a.list_targets) {
         for (size_t i = 0; i < arch_target_count(); i++) {
             arch_device d;
             if (arch_target_lookup(arch_target_name(i), 0, &d) == ARCH_OK)

@@ -114,9 +114,10 @@ static int sweep_case(const arch_device *d, int regs, int block, size_t st, size
 
 int main(void)
 {
-    static const char *const names[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
-    arch_device devs[4];
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
+    enum { N_DEVS = sizeof names / sizeof names[0] };
+    arch_device devs[N_DEVS];
+    for (int i = 0; i < N_DEVS; i++)
         MODEL_CHECK(arch_target_lookup(names[i], 0, &devs[i]) == ARCH_OK);
     if (model_failures)
         return model_report("arch.model.nvidia_sweep");
@@ -124,7 +125,7 @@ int main(void)
     long mismatches = 0, zero = 0;
     long by_lim[7] = {0};
     for (long n = 0; n < SWEEP_CASES; n++) {
-        const arch_device *d = &devs[sweep_below(4)];
+        const arch_device *d = &devs[sweep_below(N_DEVS)];
         const int regs = 1 + (int)sweep_below(255);
         const int block = 1 + (int)sweep_below(1024);
         const size_t st = sweep_smem(d->smem_per_block_optin);
@@ -142,7 +143,7 @@ int main(void)
         }
     }
     /* fixed edges: no registers at all, the full block, shared memory exactly at and one over the limit */
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < N_DEVS; i++) {
         const arch_device *d = &devs[i];
         mismatches += sweep_case(d, 0, 1024, 0, 0, 0);
         mismatches += sweep_case(d, 255, 32, 0, 0, 0);

@@ -22,15 +22,23 @@ typedef struct input {
     size_t len;
 } input;
 
-/* Parses a copy of exactly len bytes and checks the status. */
+/* The error of the last expect(): what failed and where. */
+static arch_error last_err;
+
+/* Parses a copy of exactly len bytes and checks the status, and that a failure says what failed
+ * and where, inside the input. */
 static void expect(const char *name, const uint8_t *d, size_t len, arch_status want)
 {
     uint8_t *copy = malloc(len ? len : 1);
     arch_image img;
     arch_status s;
     memcpy(copy, d, len);
-    s = arch_image_parse(copy, len, &img);
+    s = arch_image_parse_ex(copy, len, &img, &last_err);
     RU_CHECK(s == want, "%s: got %s, want %s", name, arch_status_string(s), arch_status_string(want));
+    RU_CHECK(last_err.status == s, "%s: error record %s, status %s", name, arch_status_string(last_err.status),
+             arch_status_string(s));
+    RU_CHECK(s == ARCH_OK || (last_err.what[0] && last_err.offset >= 0 && (size_t)last_err.offset <= len),
+             "%s: failure without a place: '%s' at %lld", name, last_err.what, (long long)last_err.offset);
     if (s != ARCH_OK)
         RU_CHECK(img.n_kernels == 0 && img.kernels == NULL && img.skipped == NULL, "%s: output not empty", name);
     arch_image_free(&img);
@@ -68,7 +76,7 @@ static int find_section(const uint8_t *d, size_t len, const char *name, size_t *
     arch_elf e;
     size_t i;
     int found = 0;
-    if (arch_elf_open(&e, d, len) != ARCH_OK)
+    if (arch_elf_open(&e, NULL, d, len) != ARCH_OK)
         return 0;
     for (i = 0; i < e.nsec && !found; i++) {
         if (strcmp(e.sec[i].name, name) == 0) {
@@ -225,50 +233,76 @@ typedef struct mutation {
     const char *name;
     mutator fn;
     arch_status want;
+    const char *what;     /* the structure the error names (a substring of arch_error.what) */
+    long long at;         /* the byte offset it names; -1: where the section lies in this file */
 } mutation;
 
 static const mutation mutations[] = {
-    {0, "elf-shoff-past-end", elf_shoff_past_end, ARCH_ERR_CORRUPT},
-    {0, "elf-shoff-wrapping", elf_shoff_wrapping, ARCH_ERR_CORRUPT},
-    {0, "elf-shnum-huge", elf_shnum_huge, ARCH_ERR_CORRUPT},
-    {0, "elf-shentsize-32", elf_shentsize_32, ARCH_ERR_CORRUPT},
-    {0, "elf-shstrndx-out-of-range", elf_shstrndx_out, ARCH_ERR_CORRUPT},
-    {0, "elf-class32", elf_class32, ARCH_ERR_UNSUPPORTED},
-    {0, "elf-big-endian", elf_big_endian, ARCH_ERR_UNSUPPORTED},
-    {0, "elf-section-offset-past-end", elf_section_offset_past_end, ARCH_ERR_CORRUPT},
-    {0, "elf-section-size-wrapping", elf_section_size_wrapping, ARCH_ERR_CORRUPT},
-    {0, "elf-shstrtab-without-nul", elf_shstrtab_no_nul, ARCH_ERR_CORRUPT},
-    {0, "elf-strtab-without-nul", elf_strtab_no_nul, ARCH_ERR_CORRUPT},
-    {0, "elf-symtab-entsize-16", elf_symtab_entsize, ARCH_ERR_CORRUPT},
-    {0, "note-namesz-overflow", note_namesz_overflow, ARCH_ERR_CORRUPT},
-    {0, "note-descsz-overflow", note_descsz_overflow, ARCH_ERR_CORRUPT},
-    {0, "note-descsz-past-section", note_descsz_past_section, ARCH_ERR_CORRUPT},
-    {0, "msgpack-type-0xc1", msgpack_bad_type, ARCH_ERR_CORRUPT},
-    {0, "msgpack-map-count-huge", msgpack_map_count_huge, ARCH_ERR_CORRUPT},
-    {0, "msgpack-vgpr-count-string", msgpack_vgpr_string, ARCH_ERR_CORRUPT},
-    {0, "msgpack-vgpr-count-negative", msgpack_vgpr_negative, ARCH_ERR_CORRUPT},
-    {0, "msgpack-wavefront-48", msgpack_wave_48, ARCH_ERR_CORRUPT},
-    {0, "msgpack-kernels-nil", msgpack_kernels_not_array, ARCH_ERR_CORRUPT},
-    {0, "kd-outside-section", kd_outside_section, ARCH_ERR_CORRUPT},
-    {0, "msgpack-vgpr-count-disagrees", msgpack_vgpr_disagrees, ARCH_OK},
-    {1, "cubin-shoff-wrapping", elf_shoff_wrapping, ARCH_ERR_CORRUPT},
-    {1, "cubin-strtab-without-nul", elf_strtab_no_nul, ARCH_ERR_CORRUPT},
-    {1, "nvinfo-format-9", nvinfo_bad_format, ARCH_ERR_CORRUPT},
-    {1, "nvinfo-sval-past-end", nvinfo_sval_past_end, ARCH_ERR_CORRUPT},
-    {1, "nvinfo-regcount-300", nvinfo_regcount_huge, ARCH_ERR_CORRUPT},
-    {1, "cubin-sm-zero", cubin_sm_zero, ARCH_ERR_CORRUPT},
-    {2, "bundle-count-huge", bundle_count_huge, ARCH_ERR_CORRUPT},
-    {2, "bundle-offset-past-end", bundle_offset_past_end, ARCH_ERR_CORRUPT},
-    {2, "bundle-size-wrapping", bundle_size_wrapping, ARCH_ERR_CORRUPT},
-    {2, "bundle-triple-length-huge", bundle_triple_huge, ARCH_ERR_CORRUPT},
-    {2, "bundle-triple-with-nul", bundle_triple_nul, ARCH_ERR_CORRUPT},
-    {3, "fatbin-size-past-end", fatbin_size_past_end, ARCH_ERR_CORRUPT},
-    {3, "fatbin-entry-size-huge", fatbin_entry_size_huge, ARCH_ERR_CORRUPT},
-    {3, "fatbin-entry-header-8", fatbin_entry_header_small, ARCH_ERR_CORRUPT},
-    {3, "fatbin-header-8", fatbin_header_small, ARCH_ERR_CORRUPT},
-    {3, "fatbin-version-2", fatbin_version_2, ARCH_ERR_UNSUPPORTED},
-    {3, "fatbin-entry-compressed-flag", fatbin_compressed_flag, ARCH_OK},
+    {0, "elf-shoff-past-end", elf_shoff_past_end, ARCH_ERR_CORRUPT, "ELF header (section table", 40},
+    {0, "elf-shoff-wrapping", elf_shoff_wrapping, ARCH_ERR_CORRUPT, "ELF header (section table", 40},
+    {0, "elf-shnum-huge", elf_shnum_huge, ARCH_ERR_CORRUPT, "ELF header (section table", 40},
+    {0, "elf-shentsize-32", elf_shentsize_32, ARCH_ERR_CORRUPT, "ELF header (e_shentsize", 58},
+    {0, "elf-shstrndx-out-of-range", elf_shstrndx_out, ARCH_ERR_CORRUPT, "ELF header (e_shstrndx", 62},
+    {0, "elf-class32", elf_class32, ARCH_ERR_UNSUPPORTED, "ELF header (ELF32", 4},
+    {0, "elf-big-endian", elf_big_endian, ARCH_ERR_UNSUPPORTED, "ELF header (ELF32 or big-endian", 4},
+    {0, "elf-section-offset-past-end", elf_section_offset_past_end, ARCH_ERR_CORRUPT, "ELF section header (data", -1},
+    {0, "elf-section-size-wrapping", elf_section_size_wrapping, ARCH_ERR_CORRUPT, "ELF section header (data", -1},
+    {0, "elf-shstrtab-without-nul", elf_shstrtab_no_nul, ARCH_ERR_CORRUPT, "section-name string table (no final", -1},
+    {0, "elf-strtab-without-nul", elf_strtab_no_nul, ARCH_ERR_CORRUPT, "symbol string table (no final NUL", -1},
+    {0, "elf-symtab-entsize-16", elf_symtab_entsize, ARCH_ERR_CORRUPT, "symbol table section header (sh_entsize", -1},
+    {0, "note-namesz-overflow", note_namesz_overflow, ARCH_ERR_CORRUPT, "ELF note (name or descriptor", -1},
+    {0, "note-descsz-overflow", note_descsz_overflow, ARCH_ERR_CORRUPT, "ELF note (name or descriptor", -1},
+    {0, "note-descsz-past-section", note_descsz_past_section, ARCH_ERR_CORRUPT, "ELF note (name or descriptor", -1},
+    {0, "msgpack-type-0xc1", msgpack_bad_type, ARCH_ERR_CORRUPT, "AMDGPU metadata (MessagePack: unused type", -1},
+    {0, "msgpack-map-count-huge", msgpack_map_count_huge, ARCH_ERR_CORRUPT, "AMDGPU metadata (MessagePack", -1},
+    {0, "msgpack-vgpr-count-string", msgpack_vgpr_string, ARCH_ERR_CORRUPT, "metadata value (not an integer", -1},
+    {0, "msgpack-vgpr-count-negative", msgpack_vgpr_negative, ARCH_ERR_CORRUPT, "metadata value (not an integer", -1},
+    {0, "msgpack-wavefront-48", msgpack_wave_48, ARCH_ERR_CORRUPT, ".wavefront_size (not 32 or 64)", -1},
+    {0, "msgpack-kernels-nil", msgpack_kernels_not_array, ARCH_ERR_CORRUPT, "amdhsa.kernels (not an array)", -1},
+    {0, "kd-outside-section", kd_outside_section, ARCH_ERR_CORRUPT, "kernel descriptor symbol (64 bytes outside", -1},
+    {0, "msgpack-vgpr-count-disagrees", msgpack_vgpr_disagrees, ARCH_OK, "", 0},
+    {1, "cubin-shoff-wrapping", elf_shoff_wrapping, ARCH_ERR_CORRUPT, "ELF header (section table", 40},
+    {1, "cubin-strtab-without-nul", elf_strtab_no_nul, ARCH_ERR_CORRUPT, "symbol string table (no final NUL", -1},
+    {1, "nvinfo-format-9", nvinfo_bad_format, ARCH_ERR_CORRUPT, ".nv.info record (unknown format)", -1},
+    {1, "nvinfo-sval-past-end", nvinfo_sval_past_end, ARCH_ERR_CORRUPT, ".nv.info record (value past", -1},
+    {1, "nvinfo-regcount-300", nvinfo_regcount_huge, ARCH_ERR_CORRUPT, "register count (over 255)", -1},
+    {1, "cubin-sm-zero", cubin_sm_zero, ARCH_ERR_CORRUPT, "cubin ELF header (no SM version", 48},
+    {2, "bundle-count-huge", bundle_count_huge, ARCH_ERR_CORRUPT, "offload bundle header (more entries", 24},
+    {2, "bundle-offset-past-end", bundle_offset_past_end, ARCH_ERR_CORRUPT, "bundle entry (payload outside", 32},
+    {2, "bundle-size-wrapping", bundle_size_wrapping, ARCH_ERR_CORRUPT, "bundle entry (payload outside", 32},
+    {2, "bundle-triple-length-huge", bundle_triple_huge, ARCH_ERR_CORRUPT, "bundle entry (triple length", 48},
+    {2, "bundle-triple-with-nul", bundle_triple_nul, ARCH_ERR_CORRUPT, "bundle entry (NUL in the triple)", 56},
+    {3, "fatbin-size-past-end", fatbin_size_past_end, ARCH_ERR_CORRUPT, "fatbin container header (entries past", 8},
+    {3, "fatbin-entry-size-huge", fatbin_entry_size_huge, ARCH_ERR_CORRUPT, "fatbin entry header", 16},
+    {3, "fatbin-entry-header-8", fatbin_entry_header_small, ARCH_ERR_CORRUPT, "fatbin entry header", 16},
+    {3, "fatbin-header-8", fatbin_header_small, ARCH_ERR_CORRUPT, "fatbin container header (header size", 6},
+    {3, "fatbin-version-2", fatbin_version_2, ARCH_ERR_UNSUPPORTED, "fatbin container header (version", 4},
+    {3, "fatbin-entry-compressed-flag", fatbin_compressed_flag, ARCH_OK, "", 0},
 };
+
+/* Where the structure a mutation breaks lies in this file: the failing section's header for the
+ * ELF layer, the note's first byte, the record inside .nv.info; -1 where the offset is only
+ * checked to lie inside the file (MessagePack values, descriptor symbols). */
+static long long expected_at(const mutation *mu, const uint8_t *d, size_t len)
+{
+    size_t hdr, data;
+    uint64_t size;
+    if (mu->at >= 0)
+        return mu->at;
+    if (strstr(mu->name, "section-") || strstr(mu->name, "shstrtab"))
+        return (long long)(get64(d + 40) + (uint64_t)get16(d + 62) * 64) + (strstr(mu->name, "section-") ? 24 : 0);
+    if (strstr(mu->name, "strtab-without-nul") && find_section(d, len, ".strtab", &hdr, &data, &size))
+        return (long long)hdr;
+    if (strstr(mu->name, "symtab-entsize") && find_section(d, len, ".symtab", &hdr, &data, &size))
+        return (long long)hdr;
+    if (strncmp(mu->name, "note-", 5) == 0 && find_section(d, len, ".note", &hdr, &data, &size))
+        return (long long)data;
+    if (strncmp(mu->name, "nvinfo-format", 13) == 0 && find_section(d, len, ".nv.info", &hdr, &data, &size))
+        return (long long)data;
+    if (strncmp(mu->name, "nvinfo-sval", 11) == 0 && find_section(d, len, ".nv.info", &hdr, &data, &size))
+        return (long long)data;
+    return -1;
+}
 
 /* MessagePack limits, driven through the metadata reader directly. */
 static void check_msgpack_limits(void)
@@ -333,6 +367,13 @@ int main(int argc, char **argv)
         mu->fn(d, in[mu->input].len);
         RU_CHECK(memcmp(d, in[mu->input].data, in[mu->input].len) != 0, "%s: the mutation changed nothing", mu->name);
         expect(mu->name, d, in[mu->input].len, mu->want);
+        if (mu->want != ARCH_OK) {
+            long long at = expected_at(mu, in[mu->input].data, in[mu->input].len);
+            RU_CHECK(strstr(last_err.what, mu->what) != NULL, "%s: error names '%s', want '%s'", mu->name,
+                     last_err.what, mu->what);
+            RU_CHECK(at < 0 || last_err.offset == at, "%s: error at byte %lld, want %lld", mu->name,
+                     (long long)last_err.offset, at);
+        }
         if (mu->fn == msgpack_vgpr_disagrees) {
             arch_image img;
             size_t k, mism = 0;

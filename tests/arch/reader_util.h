@@ -132,16 +132,21 @@ static inline size_t ru_parse_notes(const char *path, ru_oracle *out, size_t cap
 }
 
 /* Parses ptxas -v output (nvcc -Xptxas -v): "Compiling entry function 'k' for 'sm_90'" opens a
- * kernel; "N bytes stack frame" and "Used N registers, ..., M bytes smem" fill it. */
+ * kernel; "N bytes stack frame" of its own properties (not of a function it calls, listed after it)
+ * and "Used N registers, ..., [S bytes cumulative stack size,] M bytes smem" fill it. A kernel that
+ * calls functions needs the cumulative stack, its frame and its callees': what the cubin records. */
 static inline size_t ru_parse_ptxas(const char *path, ru_oracle *out, size_t cap)
 {
     size_t len, n = 0;
     char *text = (char *)ru_load(path, &len), *line, *save = NULL;
+    int own = 0; /* the properties being read are the open kernel's own */
     text = realloc(text, len + 1);
     text[len] = 0;
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *p;
-        if ((p = strstr(line, "Compiling entry function '")) != NULL) {
+        if ((p = strstr(line, "Function properties for ")) != NULL) {
+            own = n > 0 && strcmp(p + 24, out[n - 1].name) == 0;
+        } else if ((p = strstr(line, "Compiling entry function '")) != NULL) {
             char *name = p + 26, *q = strchr(name, '\''), *t;
             if (!q || n == cap)
                 continue;
@@ -157,11 +162,16 @@ static inline size_t ru_parse_ptxas(const char *path, ru_oracle *out, size_t cap
             out[n].smem = 0;
             out[n].frame = 0;
             n++;
-        } else if (n > 0 && (p = strstr(line, " bytes stack frame")) != NULL) {
+        } else if (n > 0 && own && (p = strstr(line, " bytes stack frame")) != NULL) {
             out[n - 1].frame = strtol(line, NULL, 10);
         } else if (n > 0 && (p = strstr(line, "Used ")) != NULL) {
-            char *s = strstr(line, " bytes smem");
+            char *s = strstr(line, " bytes smem"), *c = strstr(line, " bytes cumulative stack size");
             out[n - 1].regs = strtol(p + 5, NULL, 10);
+            if (c) {
+                while (c > line && c[-1] >= '0' && c[-1] <= '9')
+                    c--;
+                out[n - 1].frame = strtol(c, NULL, 10);
+            }
             if (s) {
                 while (s > line && s[-1] >= '0' && s[-1] <= '9')
                     s--;

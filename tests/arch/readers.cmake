@@ -20,6 +20,30 @@ hsm_add_test(NAME arch.reader.malformed
                      ${HSM_SEEDS}/bundle/seed_gfx908_gfx90a_gfx942.bundle ${HSM_SEEDS}/fatbin/seed_sm_80_sm_90.fatbin
              LABELS arch)
 
+# Work bounds: inputs that once made the readers run for minutes (tests/arch/gen_inputs.h),
+# generated at test time, each parsed in under a second or refused as over the work budget. The
+# CTest timeout only stops a regression from holding CI for minutes; the test's own limit is 1 s.
+hsm_reader_executable(bounds)
+set_target_properties(bounds PROPERTIES OUTPUT_NAME arch_bounds)
+foreach(c cubin-sections cubin-records amdgpu-symbols bundle-shared-payload fatbin-ptx
+          cubin-shared-info amdgpu-long-names amdgpu-note-copies bundle-payload-sizes)
+  hsm_add_test(NAME arch.bounds.${c} COMMAND bounds ${c} LABELS arch bounds)
+  set_tests_properties(arch.bounds.${c} PROPERTIES TIMEOUT 60)
+endforeach()
+
+# Lookups: every target spelling, the device rules and the index on the committed seeds.
+hsm_reader_executable(reader_find)
+hsm_add_test(NAME arch.reader.find
+             COMMAND reader_find ${HSM_SEEDS}/fatbin/seed_sm_80_sm_90.fatbin
+                     ${HSM_SEEDS}/bundle/seed_gfx908_gfx90a_gfx942.bundle
+             LABELS arch)
+set_tests_properties(arch.reader.find PROPERTIES TIMEOUT 60)
+
+# Bounded file reads (arch_read_file, arch_read_fd): FIFOs, devices, directories, sparse files.
+hsm_reader_executable(file_read)
+hsm_add_test(NAME arch.file COMMAND file_read ${CMAKE_CURRENT_BINARY_DIR}/file-read-tmp LABELS arch)
+set_tests_properties(arch.file PROPERTIES TIMEOUT 60)
+
 # AMD: device code objects per target, the host object with .hip_fatbin, and the bundle alone.
 find_program(HSM_CLANGXX_19 NAMES clang++-19)
 find_program(HSM_LLVM_READELF NAMES llvm-readelf-19 llvm-readelf)
@@ -61,7 +85,7 @@ find_program(HSM_NVCC NAMES nvcc HINTS ENV CUDA_PATH ENV CUDA_HOME PATH_SUFFIXES
 if(HSM_NVCC)
   set(src ${CMAKE_CURRENT_SOURCE_DIR}/kernels/nv_stress.cu)
   set(cubin_args)
-  foreach(sm 80 90)
+  foreach(sm 80 90 100 120)
     set(cubin ${HSM_READER_OBJ_DIR}/nv_sm_${sm}.cubin)
     add_custom_command(OUTPUT ${cubin} ${cubin}.ptxas
       COMMAND ${CMAKE_COMMAND} -DOUT=${cubin}.ptxas -P ${HSM_CAPTURE} --

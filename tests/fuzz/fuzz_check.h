@@ -29,8 +29,22 @@ static inline void fuzz_check_status(arch_status s)
     FUZZ_ASSERT(strcmp(arch_status_string(s), "unknown status") != 0);
 }
 
+/* The error record agrees with the status: every failure says what failed, and where, inside the
+ * input; a success records nothing. */
+static inline void fuzz_check_error(arch_status s, const arch_error *e, size_t size)
+{
+    char line[512];
+    FUZZ_ASSERT(e->status == s);
+    FUZZ_ASSERT(e->what != NULL);
+    FUZZ_ASSERT(s == ARCH_OK || e->what[0] != 0);
+    FUZZ_ASSERT(e->offset >= -1 && (e->offset < 0 || (uint64_t)e->offset <= size));
+    FUZZ_ASSERT(e->sys_errno == 0 && e->size == -1);
+    FUZZ_ASSERT(strlen(arch_error_format(e, line, sizeof line)) > 0);
+}
+
 /* Every value a successful parse reports lies within the hardware limits, names are terminated,
- * and every kernel can be found again by its own name and target. */
+ * every kernel can be found again by its own name and target, and a kernel whose target the
+ * tables know is found for that target's device (itself, or an earlier kernel of that name). */
 static inline void fuzz_check_image(const arch_image *img)
 {
     size_t i;
@@ -54,6 +68,13 @@ static inline void fuzz_check_image(const arch_image *img)
             FUZZ_ASSERT(k->wave_size == 32 || k->wave_size == 64);
         }
         FUZZ_ASSERT(arch_image_find(img, k->target, k->name) != NULL);
+        {
+            arch_device dev;
+            if (arch_target_lookup(k->target, 0, &dev) == ARCH_OK && dev.vendor == k->vendor) {
+                const arch_kernel *f = arch_image_find_for_device(img, &dev, k->name);
+                FUZZ_ASSERT(f != NULL && f->vendor == k->vendor && strcmp(f->name, k->name) == 0);
+            }
+        }
     }
     for (i = 0; i < img->n_skipped; i++)
         FUZZ_ASSERT(memchr(img->skipped[i], 0, sizeof(img->skipped[i])) != NULL);
@@ -68,7 +89,9 @@ static inline void fuzz_run_reader(arch_status (*reader)(arch_builder *, const u
     arch_builder_init(&b);
     s = reader(&b, size ? data : (const uint8_t *)"", size);
     fuzz_check_status(s);
-    if (s == ARCH_OK)
+    fuzz_check_error(s, &b.work.err, size);
+    /* index as arch_image_parse does: the checks look every kernel up */
+    if (s == ARCH_OK && arch_image_index_build(&b.img) == ARCH_OK)
         fuzz_check_image(&b.img);
     arch_builder_discard(&b);
 }

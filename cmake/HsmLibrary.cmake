@@ -1,16 +1,24 @@
 # hsm_add_library(<vendor> <kernel sources>): the shared library hipsoftmax_<vendor>, file name
-# libhipsoftmax.so in <build>/<vendor>/. Host C sources and the public headers are the same for
-# both vendors; the vendor modules set the kernel sources' language and offload flags.
+# libhipsoftmax_<vendor>.so in <build>/<vendor>/. Host C sources and the public headers are the
+# same for both vendors; the vendor modules set the kernel sources' language and offload flags.
+# The file name carries the vendor so that both vendors' libraries can be installed side by side
+# and a program names the one it links (README, "Install").
 function(hsm_add_library vendor kernel_sources)
   set(tgt hipsoftmax_${vendor})
   add_library(${tgt} SHARED ${HSM_HOST_SOURCES} ${kernel_sources})
   target_include_directories(${tgt}
-    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
+    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/hip)
   target_link_libraries(${tgt} PRIVATE hipsoftmax_arch ${CMAKE_DL_LIBS})
   target_compile_definitions(${tgt} PRIVATE HIPSOFTMAX_BUILDING_LIBRARY)
   set_target_properties(${tgt} PROPERTIES
-    OUTPUT_NAME hipsoftmax
+    OUTPUT_NAME hipsoftmax_${vendor}
+    EXPORT_NAME ${vendor}
+    # Both libraries define the same symbols: a program that links both would get one vendor's
+    # functions at random. CMake refuses to generate a target whose dependencies disagree on
+    # HIPSOFTMAX_VENDOR, so linking hipsoftmax::amd and hipsoftmax::nvidia together fails loudly.
+    INTERFACE_HIPSOFTMAX_VENDOR ${vendor}
+    COMPATIBLE_INTERFACE_STRING HIPSOFTMAX_VENDOR
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${vendor}
     VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
     C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the AMD presets, the all-targets preset and the fuzzers need: clang-19
 # (HIP compiler, libFuzzer, sanitizers), llvm-19 (llvm-as, llvm-readelf), the ROCm HIP runtime and
-# device libraries, CMake and Ninja. Idempotent: does nothing, quietly, when all are present.
-# The NVIDIA presets need none of this, only the CUDA toolkit (nvcc) and CMake.
+# device libraries, CMake and Ninja; g++ (nvcc's host compiler) and pkg-config (the consumer test).
+# Idempotent: does nothing, quietly, when all are present.
+# The NVIDIA presets need none of this, only the CUDA toolkit (nvcc), g++ and CMake.
 set -euo pipefail
-pkgs=(cmake ninja-build clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs)
+pkgs=(cmake ninja-build g++ pkgconf clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side softmax bandwidth on one NVIDIA GPU: hipsoftmax (through ctypes, on torch's current
-stream), torch.softmax, torch.compile(torch.softmax) and the Triton fused-softmax tutorial's persistent
-kernel (re-implemented here from the tutorial's description), all timed the same way in one process.
+stream), torch.softmax, torch.compile(torch.softmax), cuDNN's legacy softmax (ACCURATE, INSTANCE) and
+the Triton fused-softmax tutorial's persistent kernel (re-implemented here from the tutorial's
+description), all timed the same way in one process. bench/compare_ops.py does the other ops.
 
 Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
@@ -9,7 +10,6 @@ The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the sa
 Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR
 Writes OUT_DIR/compare-<device>-<date>.md and .csv, and a .png plot per dtype if matplotlib is there.
 """
-import ctypes
 import datetime
 import os
 import sys
@@ -19,32 +19,8 @@ import triton
 import triton.language as tl
 from triton.runtime import driver
 
-F32, F16, BF16 = 150, 151, 152
-DTYPES = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16}
-
-
-class HipSoftmax:
-    """The C API through ctypes; one handle, bound to torch's current stream at each call."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        self.lib.hipsoftmax_status_string.restype = ctypes.c_char_p
-        self.lib.hipsoftmax_softmax.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
-                                                ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
-        self.lib.hipsoftmax_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        self.handle = ctypes.c_void_p()
-        self.check(self.lib.hipsoftmax_create(ctypes.byref(self.handle)))
-
-    def check(self, status):
-        if status != 0:
-            raise RuntimeError("hipsoftmax: " + self.lib.hipsoftmax_status_string(status).decode())
-
-    def __call__(self, x, y):
-        self.check(self.lib.hipsoftmax_set_stream(self.handle, torch.cuda.current_stream().cuda_stream))
-        m, n = x.shape
-        self.check(self.lib.hipsoftmax_softmax(self.handle, DTYPES[x.dtype], m, n, x.data_ptr(), x.stride(0),
-                                               y.data_ptr(), y.stride(0)))
-        return y
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hsm_ctypes import CudnnSoftmax, HipSoftmax  # noqa: E402
 
 
 @triton.jit
@@ -114,6 +90,11 @@ def main():
         "torch.compile": lambda x, y: compiled(x),
         "triton tutorial": lambda x, y: tut(x, y),
     }
+    try:
+        cudnn = CudnnSoftmax()
+        providers["cuDNN"] = lambda x, y: cudnn.forward(x, y)
+    except Exception as e:  # noqa: BLE001 - any failure to load means: no cuDNN column
+        print(f"cuDNN not available: {e}", file=sys.stderr)
     big = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
     big2 = torch.empty_like(big)
     copy_gbs = 2 * big.numel() * 4 / (bench_ms(lambda: big2.copy_(big)) * 1e6)

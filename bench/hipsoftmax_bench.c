@@ -1,16 +1,19 @@
-/* hipsoftmax-bench: achieved bandwidth of hipsoftmax_forward per shape, as a share of the
- * device-to-device copy bandwidth measured in the same process.
+/* hipsoftmax-bench: achieved bandwidth of one hipsoftmax problem per shape (forward or backward, with
+ * any of the descriptor's options), as a share of the device-to-device copy bandwidth measured in the
+ * same process.
  *
- * GB/s = 2 * rows * cols * element bytes / time (each element read once and written once at best),
+ * GB/s = the bytes the op must move at least / time: forward x read and y written (y read too where
+ * beta != 0), the mask read once (its own extent, shared rows once), the statistics written;
+ * backward y and dy read and dx written (dx read too where beta != 0). A causal mask counts the whole
+ * row, so a causal softmax that skips its masked columns shows as faster than the plain one.
  * time = the median of repeated launches, each timed with events. Inputs rotate over enough buffers
  * (>= 512 MiB together) that a launch never finds its input in L2. Two copy references:
  *   copy_peak: hipMemcpy device-to-device of 1 GiB (read + write bytes / time), the ceiling;
- *   copy_same: a device-to-device copy of rows * cols elements with the same rotation, the fair
- *              limit for shapes small enough that launch overhead counts.
- * --pad K gives rows a stride of cols + K elements (x and y alike; GB/s still counts only the
- * elements of the rows): padded rows that start off the 128-byte line are a common layout. copy_same
- * stays a contiguous copy of rows * cols elements (hipMemcpy2D of the padded rows runs at half the
- * bandwidth on an H200, no fair limit).
+ *   copy_same: a device-to-device copy moving as many bytes as the op (half read, half written), with
+ *              the same rotation: the fair limit for shapes small enough that launch overhead counts.
+ * --pad K gives rows a stride of cols + K elements (every tensor; GB/s still counts only the rows'
+ * elements); --x-stride/--y-stride/--dy-stride set one tensor's. Every field of hipsoftmax_problem has
+ * an option, so a call logged by HIPSOFTMAX_LOG=2 can be run again as it was.
  * Output: a markdown table on stdout, optionally CSV (--csv FILE). */
 #define HIPSOFTMAX_EXPERIMENTAL
 #include <hipsoftmax/hipsoftmax.h>
@@ -41,6 +44,7 @@
 
 #define ROTATE_BYTES ((size_t)512 << 20)
 #define MAX_SETS 64
+#define MAX_SHAPES 64
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -48,23 +52,31 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* One timed job: an op over rotating buffer sets, or a copy. */
 typedef struct {
-    int kind; /* 0 softmax, 1 copy */
+    int copy;             /* 1: hipMemcpyAsync of copy_bytes from in[k] to out[k] */
+    int backward;
     hipsoftmax_handle h;
-    hipsoftmax_dtype dt;
-    int64_t rows, cols, stride;
-    size_t bytes; /* of one buffer: rows x stride elements */
-    void *x[MAX_SETS], *y[MAX_SETS];
+    hipsoftmax_problem p; /* mask_ptr and stats set per launch from the set */
+    size_t in_bytes, in2_bytes, out_bytes, mask_bytes, stats_bytes, copy_bytes;
+    void *in[MAX_SETS], *in2[MAX_SETS], *out[MAX_SETS], *mask[MAX_SETS], *stats[MAX_SETS];
     int sets;
 } job;
 
-static void run_once(const job *j, int i, hipStream_t s)
+static void run_once(job *j, int i, hipStream_t s)
 {
     const int k = i % j->sets;
-    if (j->kind == 0)
-        CHECK_HSM(hipsoftmax_softmax(j->h, j->dt, j->rows, j->cols, j->x[k], j->stride, j->y[k], j->stride));
+    if (j->copy) {
+        CHECK(hipMemcpyAsync(j->out[k], j->in[k], j->copy_bytes, hipMemcpyDeviceToDevice, s));
+        return;
+    }
+    if (j->mask_bytes > 0)
+        j->p.mask_ptr = j->mask[k];
+    j->p.stats = j->stats_bytes > 0 ? (float *)j->stats[k] : NULL;
+    if (j->backward)
+        CHECK_HSM(hipsoftmax_backward(j->h, &j->p, j->in[k], j->in2[k], j->out[k]));
     else
-        CHECK(hipMemcpyAsync(j->y[k], j->x[k], j->bytes, hipMemcpyDeviceToDevice, s));
+        CHECK_HSM(hipsoftmax_forward(j->h, &j->p, j->in[k], j->out[k]));
 }
 
 /* Median milliseconds of `reps` event-timed launches after untimed ones: at least `warm`, and at least
@@ -72,12 +84,14 @@ static void run_once(const job *j, int i, hipStream_t s)
  * copy_peak ran slower for some milliseconds (fp32 4096x16384: 78.9% of copy_peak over 50 launches,
  * 86.1% measured again in the same process, 85.8% over 400 launches; bf16 4096x32768: 76.6%, 83.2%). */
 #define WARM_MS 25.0f
-static float time_job(const job *j, hipStream_t s, int warm, int reps)
+static float time_job(job *j, hipStream_t s, int warm, int reps)
 {
     hipEvent_t a, b;
     CHECK(hipEventCreate(&a));
     CHECK(hipEventCreate(&b));
     float *t = malloc(sizeof(float) * (size_t)reps);
+    if (t == NULL)
+        exit(1);
     int done = 0;
     CHECK(hipEventRecord(a, s));
     for (float ms = 0.0f; done < warm || ms < WARM_MS; done++) {
@@ -103,79 +117,183 @@ static float time_job(const job *j, hipStream_t s, int warm, int reps)
     return med;
 }
 
-static void fill(void *p, size_t bytes)
+static void *dev_alloc(size_t bytes, int fill_byte)
 {
-    /* Small values of either dtype: bytes 0x3c00 read as fp16 1.0, as bf16 ~0.0078, as fp32 ~0.0078. */
-    CHECK(hipMemset(p, 0x3c, bytes));
+    void *p = NULL;
+    if (bytes == 0)
+        return NULL;
+    CHECK(hipMalloc(&p, bytes));
+    /* Small values of every dtype: bytes 0x3c00 read as fp16 1.0, as bf16 ~0.0078, as fp32 ~0.0078;
+     * a bool mask of 0x3c keeps every column. */
+    CHECK(hipMemset(p, fill_byte, bytes));
+    return p;
 }
 
 static void alloc_sets(job *j)
 {
-    j->sets = (int)((ROTATE_BYTES + j->bytes - 1) / j->bytes);
+    const size_t per = j->in_bytes + j->in2_bytes + j->out_bytes + j->mask_bytes + j->copy_bytes;
+    j->sets = (int)((ROTATE_BYTES + per - 1) / per);
     j->sets = j->sets < 2 ? 2 : j->sets > MAX_SETS ? MAX_SETS : j->sets;
     for (int k = 0; k < j->sets; k++) {
-        CHECK(hipMalloc(&j->x[k], j->bytes));
-        CHECK(hipMalloc(&j->y[k], j->bytes));
-        fill(j->x[k], j->bytes);
+        j->in[k] = dev_alloc(j->copy ? j->copy_bytes : j->in_bytes, 0x3c);
+        j->in2[k] = dev_alloc(j->in2_bytes, 0x3c);
+        j->out[k] = dev_alloc(j->copy ? j->copy_bytes : j->out_bytes, 0x3c);
+        j->mask[k] = dev_alloc(j->mask_bytes, 0x3c);
+        j->stats[k] = dev_alloc(j->stats_bytes, 0);
     }
 }
 
 static void free_sets(job *j)
 {
     for (int k = 0; k < j->sets; k++) {
-        CHECK(hipFree(j->x[k]));
-        CHECK(hipFree(j->y[k]));
+        void *const bufs[] = {j->in[k], j->in2[k], j->out[k], j->mask[k], j->stats[k]};
+        for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
+            if (bufs[b] != NULL)
+                CHECK(hipFree(bufs[b]));
     }
 }
 
-static const char *family_name(hipsoftmax_family f)
+static const char *const family_names[] = {"auto", "warp", "row", "online", "split"};
+static const char *const dtype_names[] = {"fp32", "fp16", "bf16"};
+static const char *const mask_names[] = {"none", "add", "causal", "bool"};
+
+static int parse_dtype(const char *s, hipsoftmax_dtype *out)
 {
-    static const char *const n[] = {"auto", "warp", "row", "online", "split"};
-    return (int)f >= 0 && (int)f <= 4 ? n[f] : "?";
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, dtype_names[k])) {
+            *out = (hipsoftmax_dtype)(HIPSOFTMAX_DTYPE_F32 + k);
+            return 1;
+        }
+    return 0;
+}
+
+static size_t dsize(hipsoftmax_dtype d) { return d == HIPSOFTMAX_DTYPE_F32 ? 4 : 2; }
+static const char *dname(hipsoftmax_dtype d) { return dtype_names[(int)d - HIPSOFTMAX_DTYPE_F32]; }
+
+static int usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [--op fwd|bwd] [--algo softmax|log] [--dtype T] [--y-dtype T] [--dy-dtype T]\n"
+            "          [--shape MxN]... [--pad K] [--x-stride N] [--y-stride N] [--dy-stride N]\n"
+            "          [--scale S] [--alpha A] [--beta B] [--mask none|add|bool|causal] [--mask-dtype T]\n"
+            "          [--heads H] [--queries Q] [--mask-batches B] [--mask-rows R] [--mask-row-stride N]\n"
+            "          [--mask-batch-stride N] [--causal-offset K] [--safe] [--stats]\n"
+            "          [--family auto|warp|row|online|split] [--kernel NAME] [--reps N] [--csv FILE]\n"
+            "T: fp32|fp16|bf16. Forward: x has --dtype, y --y-dtype (default: --dtype). Backward: y has\n"
+            "--y-dtype, dy --dy-dtype (default: y's), dx --dtype.\n",
+            argv0);
+    return 2;
 }
 
 int main(int argc, char **argv)
 {
-    hipsoftmax_dtype dt = HIPSOFTMAX_DTYPE_F32;
-    const char *dt_name = "fp32", *csv = NULL, *kernel = NULL;
+    hipsoftmax_problem t; /* the template: every shape gets its fields */
+    hipsoftmax_problem_init(&t, HIPSOFTMAX_DTYPE_F32, 1, 1);
+    int backward = 0, have_y_dtype = 0, have_mask_dtype = 0, stats = 0, reps = 50;
+    long long pad = 0, xstride = 0, ystride = 0, dystride = 0, mrs = -1;
+    const char *csv = NULL, *kernel = NULL;
     hipsoftmax_family fam = HIPSOFTMAX_FAMILY_AUTO;
-    int64_t rows_list[64], cols_list[64];
-    int nshapes = 0, reps = 50;
-    long long pad = 0;
+    int64_t rows_list[MAX_SHAPES], cols_list[MAX_SHAPES];
+    int nshapes = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
-            dt_name = argv[++i];
-            dt = !strcmp(dt_name, "fp16") ? HIPSOFTMAX_DTYPE_F16 : !strcmp(dt_name, "bf16") ? HIPSOFTMAX_DTYPE_BF16
-                                                                                            : HIPSOFTMAX_DTYPE_F32;
-        } else if (!strcmp(argv[i], "--shape") && i + 1 < argc && nshapes < 64) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = 1; /* the option takes a value */
+        if (!strcmp(a, "--safe")) {
+            t.flags |= HIPSOFTMAX_FLAG_SAFE_ROWS, used = 0;
+        } else if (!strcmp(a, "--stats")) {
+            stats = 1, used = 0;
+        } else if (v == NULL) {
+            return usage(argv[0]);
+        } else if (!strcmp(a, "--op")) {
+            if (strcmp(v, "fwd") && strcmp(v, "bwd"))
+                return usage(argv[0]);
+            backward = !strcmp(v, "bwd");
+        } else if (!strcmp(a, "--algo")) {
+            if (strcmp(v, "softmax") && strcmp(v, "log"))
+                return usage(argv[0]);
+            t.algorithm = !strcmp(v, "log") ? HIPSOFTMAX_ALGO_LOG_SOFTMAX : HIPSOFTMAX_ALGO_SOFTMAX;
+        } else if (!strcmp(a, "--dtype")) {
+            if (!parse_dtype(v, &t.x_dtype))
+                return usage(argv[0]);
+        } else if (!strcmp(a, "--y-dtype")) {
+            if (!parse_dtype(v, &t.y_dtype))
+                return usage(argv[0]);
+            have_y_dtype = 1;
+        } else if (!strcmp(a, "--dy-dtype")) {
+            if (!parse_dtype(v, &t.dy_dtype))
+                return usage(argv[0]);
+        } else if (!strcmp(a, "--mask-dtype")) {
+            if (!parse_dtype(v, &t.mask_dtype))
+                return usage(argv[0]);
+            have_mask_dtype = 1;
+        } else if (!strcmp(a, "--shape")) {
             long long r, c;
-            if (sscanf(argv[++i], "%lldx%lld", &r, &c) == 2) {
-                rows_list[nshapes] = r;
-                cols_list[nshapes++] = c;
-            }
-        } else if (!strcmp(argv[i], "--family") && i + 1 < argc) {
-            const char *f = argv[++i];
+            if (nshapes >= MAX_SHAPES || sscanf(v, "%lldx%lld", &r, &c) != 2)
+                return usage(argv[0]);
+            rows_list[nshapes] = r, cols_list[nshapes++] = c;
+        } else if (!strcmp(a, "--pad")) {
+            pad = atoll(v);
+        } else if (!strcmp(a, "--x-stride")) {
+            xstride = atoll(v);
+        } else if (!strcmp(a, "--y-stride")) {
+            ystride = atoll(v);
+        } else if (!strcmp(a, "--dy-stride")) {
+            dystride = atoll(v);
+        } else if (!strcmp(a, "--scale")) {
+            t.scale = strtof(v, NULL);
+        } else if (!strcmp(a, "--alpha")) {
+            t.alpha = strtof(v, NULL);
+        } else if (!strcmp(a, "--beta")) {
+            t.beta = strtof(v, NULL);
+        } else if (!strcmp(a, "--mask")) {
+            int m = -1;
+            for (int k = 0; k < 4; k++)
+                if (!strcmp(v, mask_names[k]))
+                    m = k;
+            if (m < 0)
+                return usage(argv[0]);
+            t.mask = (hipsoftmax_mask)(HIPSOFTMAX_MASK_NONE + m);
+        } else if (!strcmp(a, "--heads")) {
+            t.heads = atoll(v);
+        } else if (!strcmp(a, "--queries")) {
+            t.queries = atoll(v);
+        } else if (!strcmp(a, "--mask-batches")) {
+            t.mask_batches = atoll(v);
+        } else if (!strcmp(a, "--mask-rows")) {
+            t.mask_rows = atoll(v);
+        } else if (!strcmp(a, "--mask-row-stride")) {
+            mrs = atoll(v);
+        } else if (!strcmp(a, "--mask-batch-stride")) {
+            t.mask_batch_stride = atoll(v);
+        } else if (!strcmp(a, "--causal-offset")) {
+            t.causal_offset = atoll(v);
+        } else if (!strcmp(a, "--family")) {
+            int f = -1;
             for (int k = 0; k <= 4; k++)
-                if (!strcmp(f, family_name((hipsoftmax_family)k)))
-                    fam = (hipsoftmax_family)k;
-        } else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
-            kernel = argv[++i];
-        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--pad") && i + 1 < argc) {
-            pad = atoll(argv[++i]);
-            if (pad < 0) {
-                fprintf(stderr, "--pad: a count of elements, >= 0\n");
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv = argv[++i];
+                if (!strcmp(v, family_names[k]))
+                    f = k;
+            if (f < 0)
+                return usage(argv[0]);
+            fam = (hipsoftmax_family)f;
+        } else if (!strcmp(a, "--kernel")) {
+            kernel = v;
+        } else if (!strcmp(a, "--reps")) {
+            reps = atoi(v);
+        } else if (!strcmp(a, "--csv")) {
+            csv = v;
         } else {
-            fprintf(stderr, "usage: %s [--dtype fp32|fp16|bf16] [--shape MxN]... [--family auto|warp|row|online|split]"
-                            " [--kernel NAME] [--reps N] [--pad K] [--csv FILE]\n", argv[0]);
-            return 2;
+            return usage(argv[0]);
         }
+        i += used;
     }
+    if (pad < 0 || xstride < 0 || ystride < 0 || dystride < 0) {
+        fprintf(stderr, "--pad and strides: counts of elements, >= 0\n");
+        return 2;
+    }
+    if (!have_y_dtype)
+        t.y_dtype = t.x_dtype;
+    if (!have_mask_dtype)
+        t.mask_dtype = backward ? t.y_dtype : t.x_dtype;
     if (nshapes == 0) /* the default table: M = 4096, N = 128 .. 65536 */
         for (int64_t n = 128; n <= 65536; n *= 2, nshapes++)
             rows_list[nshapes] = 4096, cols_list[nshapes] = n;
@@ -199,56 +317,96 @@ int main(int argc, char **argv)
     hipDeviceProp_t prop;
     CHECK(hipGetDeviceProperties(&prop, dev));
 
-    job peak = {1, h, dt, 1, (int64_t)1 << 30, (int64_t)1 << 30, (size_t)1 << 30, {0}, {0}, 0};
+    job peak;
+    memset(&peak, 0, sizeof peak);
+    peak.copy = 1, peak.copy_bytes = (size_t)1 << 30;
     alloc_sets(&peak);
     const float peak_ms = time_job(&peak, s, 3, 20);
-    const double peak_gbs = 2.0 * (double)peak.bytes / (peak_ms * 1e6);
+    const double peak_gbs = 2.0 * (double)peak.copy_bytes / (peak_ms * 1e6);
     free_sets(&peak);
 
+    const char *op = backward ? "bwd" : "fwd";
+    const char *algo = t.algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX ? "log" : "softmax";
+    const char *mask = mask_names[(int)t.mask - HIPSOFTMAX_MASK_NONE];
     FILE *out = csv ? fopen(csv, "w") : NULL;
     if (out)
-        fprintf(out, "device,dtype,rows,cols,family,kernel,grid,block,blocks_per_row,us,gbs,copy_peak_gbs,share_peak,copy_same_gbs,share_same,row_stride\n");
-    printf("device: %s, dtype %s, copy_peak %.0f GB/s (hipMemcpy D2D 1 GiB), median of %d launches", prop.name,
-           dt_name, peak_gbs, reps);
+        fprintf(out, "device,op,algo,dtype,y_dtype,mask,rows,cols,family,kernel,grid,block,blocks_per_row,us,gbs,"
+                     "copy_peak_gbs,share_peak,copy_same_gbs,share_same,row_stride\n");
+    printf("device: %s, %s %s, dtype %s, y %s, mask %s, scale %g, alpha %g, beta %g%s%s; copy_peak %.0f GB/s "
+           "(hipMemcpy D2D 1 GiB), median of %d launches",
+           prop.name, op, algo, dname(t.x_dtype), dname(t.y_dtype), mask, (double)t.scale, (double)t.alpha,
+           (double)t.beta, t.flags ? ", safe rows" : "", stats ? ", stats" : "", peak_gbs, reps);
     if (pad > 0)
         printf(", row stride cols + %lld", pad);
     printf("\n\n");
     printf("| rows | cols | family | kernel | grid x block | us | GB/s | %% of copy_peak | %% of copy_same |\n");
     printf("|---:|---:|---|---|---|---:|---:|---:|---:|\n");
-    const size_t es = dt == HIPSOFTMAX_DTYPE_F32 ? 4 : 2;
     for (int i = 0; i < nshapes; i++) {
-        hipsoftmax_problem p;
-        hipsoftmax_problem_init(&p, dt, rows_list[i], cols_list[i]);
-        p.x_row_stride = p.y_row_stride = cols_list[i] + pad;
-        hipsoftmax_plan_info info;
-        if (hipsoftmax_get_plan(h, &p, &info) != HIPSOFTMAX_STATUS_SUCCESS) {
-            printf("| %lld | %lld | %s | (no plan) | | | | | |\n", (long long)p.rows, (long long)p.cols, family_name(fam));
+        job j;
+        memset(&j, 0, sizeof j);
+        j.h = h, j.backward = backward, j.p = t;
+        hipsoftmax_problem *p = &j.p;
+        p->rows = rows_list[i], p->cols = cols_list[i];
+        p->x_row_stride = xstride > 0 ? xstride : p->cols + pad;
+        p->y_row_stride = ystride > 0 ? ystride : p->cols + pad;
+        p->dy_row_stride = dystride > 0 ? dystride : p->cols + pad;
+        const int tensor_mask = !backward && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
+        if (tensor_mask) {
+            const int64_t q = p->queries > 0 && p->queries < p->rows ? p->queries : p->rows;
+            const int64_t mr = p->mask_rows > 0 ? p->mask_rows : q;
+            const int64_t mb = p->mask_batches > 0 ? p->mask_batches : 1;
+            p->mask_row_stride = mrs >= 0 ? mrs : p->cols;
+            if (mb > 1 && p->mask_batch_stride == 0)
+                p->mask_batch_stride = mr * p->mask_row_stride;
+            const size_t mes = p->mask == HIPSOFTMAX_MASK_BOOL ? 1 : dsize(p->mask_dtype);
+            j.mask_bytes = (size_t)((mb - 1) * p->mask_batch_stride + (mr - 1) * p->mask_row_stride + p->cols) * mes;
+        }
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        const hipsoftmax_status ps =
+            backward ? hipsoftmax_get_backward_plan(h, p, &info) : hipsoftmax_get_plan(h, p, &info);
+        if (ps != HIPSOFTMAX_STATUS_SUCCESS) {
+            printf("| %lld | %lld | %s | (no plan: %s) | | | | | |\n", (long long)p->rows, (long long)p->cols,
+                   family_names[fam], hipsoftmax_status_string(ps));
             continue;
         }
-        job sm = {0, h, dt, p.rows, p.cols, p.x_row_stride, (size_t)(p.rows * p.x_row_stride) * es, {0}, {0}, 0};
-        alloc_sets(&sm);
-        const float ms = time_job(&sm, s, 5, reps);
-        job cp = sm;
-        cp.kind = 1;
-        cp.stride = cp.cols;
-        cp.bytes = (size_t)(p.rows * p.cols) * es; /* within sm's buffers */
+        const int64_t rc = p->rows * p->cols;
+        size_t moved;
+        if (backward) {
+            j.in_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
+            j.in2_bytes = (size_t)((p->rows - 1) * p->dy_row_stride + p->cols) * dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype);
+            j.out_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
+            moved = (size_t)rc * (dsize(p->y_dtype) + dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype) +
+                                  dsize(p->x_dtype) * (p->beta != 0.0f ? 2 : 1));
+        } else {
+            j.in_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
+            j.out_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
+            j.stats_bytes = stats ? (size_t)p->rows * 8 : 0;
+            moved = (size_t)rc * (dsize(p->x_dtype) + dsize(p->y_dtype) * (p->beta != 0.0f ? 2 : 1)) + j.mask_bytes +
+                    j.stats_bytes;
+        }
+        alloc_sets(&j);
+        const float ms = time_job(&j, s, 5, reps);
+        free_sets(&j);
+        job cp;
+        memset(&cp, 0, sizeof cp);
+        cp.copy = 1, cp.copy_bytes = moved / 2;
+        alloc_sets(&cp);
         const float cms = time_job(&cp, s, 5, reps);
-        free_sets(&sm);
-        const double moved = 2.0 * (double)(p.rows * p.cols) * (double)es;
-        const double gbs = moved / (ms * 1e6), cgbs = moved / (cms * 1e6);
+        free_sets(&cp);
+        const double gbs = (double)moved / (ms * 1e6), cgbs = (double)(2 * cp.copy_bytes) / (cms * 1e6);
         char geo[64];
         if (info.blocks_per_row > 1)
             snprintf(geo, sizeof geo, "%dx%d (%d/row)", info.grid, info.block, info.blocks_per_row);
         else
             snprintf(geo, sizeof geo, "%dx%d", info.grid, info.block);
-        printf("| %lld | %lld | %s | %s | %s | %.1f | %.0f | %.1f | %.1f |\n", (long long)p.rows, (long long)p.cols,
-               family_name(info.family), info.kernel, geo, ms * 1e3, gbs, 100.0 * gbs / peak_gbs, 100.0 * gbs / cgbs);
+        printf("| %lld | %lld | %s | %s | %s | %.1f | %.0f | %.1f | %.1f |\n", (long long)p->rows, (long long)p->cols,
+               family_names[info.family], info.kernel, geo, ms * 1e3, gbs, 100.0 * gbs / peak_gbs, 100.0 * gbs / cgbs);
         fflush(stdout);
         if (out)
-            fprintf(out, "%s,%s,%lld,%lld,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f,%lld\n", prop.name, dt_name,
-                    (long long)p.rows, (long long)p.cols, family_name(info.family), info.kernel, info.grid, info.block,
-                    info.blocks_per_row, ms * 1e3, gbs, peak_gbs, gbs / peak_gbs, cgbs, gbs / cgbs,
-                    (long long)p.x_row_stride);
+            fprintf(out, "%s,%s,%s,%s,%s,%s,%lld,%lld,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f,%lld\n", prop.name,
+                    op, algo, dname(p->x_dtype), dname(p->y_dtype), mask, (long long)p->rows, (long long)p->cols,
+                    family_names[info.family], info.kernel, info.grid, info.block, info.blocks_per_row, ms * 1e3, gbs,
+                    peak_gbs, gbs / peak_gbs, cgbs, gbs / cgbs, (long long)p->x_row_stride);
     }
     if (out)
         fclose(out);

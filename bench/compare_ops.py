@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Side-by-side bandwidth of the softmax family on one NVIDIA GPU, in one process: hipsoftmax (ctypes,
+bench/hsm_ctypes.py) against torch eager, torch.compile and cuDNN's legacy softmax where it has the op,
+for the shapes of the family issue's anchor table: log-softmax forward, softmax and log-softmax
+backward (4096 x 1K..64K, fp32 and bf16), scale + additive mask over attention scores [B, H, S, S]
+with a [B, 1, S, S] mask, and causal softmax (against the plain forward of the same shape too).
+
+Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s counts the bytes
+an op must move at least: forward x read + y written, backward y and dy read + dx written, a mask read
+once; causal rows count whole (so skipping the masked half shows as speed). The ceiling is a
+device-to-device copy of 1 GiB (torch copy_) measured by the same method.
+
+Usage: python3 bench/compare_ops.py LIBHIPSOFTMAX.so OUT_DIR [op ...]   (ops: log bwd logbwd mask causal)
+Writes OUT_DIR/compare-ops-<device>-<date>.md and .csv, and a .png per op and dtype if matplotlib is there.
+"""
+import datetime
+import math
+import os
+import sys
+
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hsm_ctypes import (ALGO_LOG, MASK_ADDITIVE, MASK_CAUSAL, DTYPES, CudnnSoftmax, HipSoftmax)  # noqa: E402
+
+torch._dynamo.config.cache_size_limit = 256
+
+
+def bench_ms(fn):
+    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+
+
+def gbs(nbytes, fn):
+    return nbytes / (bench_ms(fn) * 1e6)
+
+
+def main():
+    lib_path, out_dir = sys.argv[1], sys.argv[2]
+    want = set(sys.argv[3:]) or {"log", "bwd", "logbwd", "mask", "causal"}
+    os.makedirs(out_dir, exist_ok=True)
+    dev = torch.cuda.get_device_name()
+    date = datetime.date.today().isoformat()
+    hs = HipSoftmax(lib_path)
+    try:
+        cudnn = CudnnSoftmax()
+    except Exception as e:  # noqa: BLE001 - any failure to load means: no cuDNN column
+        print(f"cuDNN not available: {e}", file=sys.stderr)
+        cudnn = None
+    big = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
+    big2 = torch.empty_like(big)
+    copy_gbs = 2 * big.numel() * 4 / (bench_ms(lambda: big2.copy_(big)) * 1e6)
+    del big, big2
+
+    rows = []  # (op, dtype, shape, err, {provider: GB/s or None})
+
+    def record(op, dt, shape, err, res):
+        rows.append((op, str(dt).replace("torch.", ""), shape, err, res))
+        line = " ".join(f"{k}={v:.0f}" if v else f"{k}=fail" for k, v in res.items())
+        print(f"{op} {rows[-1][1]} {shape} err={err:.2e} {line}", flush=True)
+
+    def measure(providers, nbytes):
+        res = {}
+        for name, fn in providers.items():
+            try:
+                res[name] = gbs(nbytes, fn)
+            except Exception as e:  # noqa: BLE001 - a provider that cannot run this shape is reported
+                res[name] = None
+                print(f"  {name}: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
+        return res
+
+    log_sm = torch.compile(lambda t: torch.log_softmax(t, dim=-1))
+    sm_bwd = torch.compile(lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True)))
+    log_bwd = torch.compile(lambda y, dy: dy - torch.exp(y) * dy.sum(-1, keepdim=True))
+    ns = [1024, 4096, 16384, 65536]
+    for dt in (torch.float32, torch.bfloat16):
+        es = torch.tensor([], dtype=dt).element_size()
+        for n in ns:
+            m = 4096
+            torch.manual_seed(0)
+            x = torch.randn(m, n, device="cuda", dtype=dt)
+            y = torch.empty_like(x)
+            if "log" in want:
+                p = hs.problem(dt, m, n, algorithm=ALGO_LOG)
+                hs.forward(p, x, y)
+                err = (y.float() - torch.log_softmax(x.float(), -1)).abs().max().item()
+                prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
+                        "hipsoftmax softmax": lambda: hs(x, y),
+                        "torch": lambda: torch.log_softmax(x, -1),
+                        "torch.compile": lambda: log_sm(x)}
+                if cudnn:
+                    prov["cuDNN"] = lambda: cudnn.forward(x, y, log=True)
+                record("log_softmax fwd", dt, f"{m}x{n}", err, measure(prov, 2 * m * n * es))
+            for kind in ("bwd", "logbwd"):
+                if kind not in want:
+                    continue
+                lg = kind == "logbwd"
+                yv = torch.log_softmax(x.float(), -1).to(dt) if lg else torch.softmax(x.float(), -1).to(dt)
+                dy = torch.randn_like(x)
+                dx = torch.empty_like(x)
+                p = hs.problem(dt, m, n, algorithm=ALGO_LOG if lg else 200)
+                hs.backward(p, yv, dy, dx)
+                yf, dyf = yv.float(), dy.float()
+                ref = dyf - torch.exp(yf) * dyf.sum(-1, keepdim=True) if lg else yf * (dyf - (dyf * yf).sum(-1, keepdim=True))
+                err = (dx.float() - ref).abs().max().item()
+                if lg:
+                    prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
+                            "torch": lambda: torch._log_softmax_backward_data(dy, yv, -1, dt),
+                            "torch.compile": lambda: log_bwd(yv, dy)}
+                else:
+                    prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
+                            "torch": lambda: torch._softmax_backward_data(dy, yv, -1, dt),
+                            "torch.compile": lambda: sm_bwd(yv, dy)}
+                if cudnn:
+                    prov["cuDNN"] = lambda: cudnn.backward(yv, dy, dx, log=lg)
+                record("log_softmax bwd" if lg else "softmax bwd", dt, f"{m}x{n}", err, measure(prov, 3 * m * n * es))
+                del yv, dy, dx
+            del x, y
+            torch.cuda.empty_cache()
+
+    # Attention: scores [B, H, S, S], scale 1/8; a [B, 1, S, S] additive mask, or causal.
+    for dt, b, h, s in ((torch.bfloat16, 8, 16, 1024), (torch.float16, 4, 32, 2048)):
+        es = torch.tensor([], dtype=dt).element_size()
+        scale = 0.125
+        torch.manual_seed(0)
+        x = torch.randn(b, h, s, s, device="cuda", dtype=dt)
+        y = torch.empty_like(x)
+        rows_n = b * h * s
+        shape = f"{b}x{h}x{s}x{s}"
+        if "mask" in want:
+            mask = torch.where(torch.rand(b, 1, s, s, device="cuda") < 0.9, 0.0, float("-inf")).to(dt)
+            keep = torch.isfinite(mask)
+            p = hs.problem(dt, rows_n, s, scale=scale, mask=MASK_ADDITIVE, mask_dtype=DTYPES[dt],
+                           mask_ptr=mask.data_ptr(), mask_row_stride=s, heads=h, queries=s, mask_batches=b,
+                           mask_rows=s, mask_batch_stride=s * s)
+            hs.forward(p, x, y)
+            err = (y.float() - torch.softmax(x.float() * scale + mask.float(), -1)).abs().max().item()
+            masked = torch.compile(lambda t, mm: torch.softmax(t * scale + mm, -1))
+            prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
+                    "torch": lambda: torch.softmax(x * scale + mask, -1),
+                    "torch.compile": lambda: masked(x, mask),
+                    "torch._masked_softmax": lambda: torch._masked_softmax(x * scale, ~keep.expand(b, h, s, s), -1, 0)}
+            record("scale + mask fwd", dt, shape, err, measure(prov, 2 * x.numel() * es + mask.numel() * es))
+            del mask, keep
+        if "causal" in want:
+            p = hs.problem(dt, rows_n, s, scale=scale, mask=MASK_CAUSAL, queries=s)
+            hs.forward(p, x, y)
+            tri = torch.ones(s, s, device="cuda", dtype=torch.bool).triu(1)
+            err = (y.float() - torch.softmax((x.float() * scale).masked_fill(tri, float("-inf")), -1)).abs().max().item()
+            causal = torch.compile(lambda t: torch.softmax((t * scale).masked_fill(tri, float("-inf")), -1))
+            plain = hs.problem(dt, rows_n, s, scale=scale)
+            prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
+                    "hipsoftmax plain": lambda: hs.forward(plain, x, y),
+                    "torch": lambda: torch.softmax((x * scale).masked_fill(tri, float("-inf")), -1),
+                    "torch.compile": lambda: causal(x)}
+            record("scale + causal fwd", dt, shape, err, measure(prov, 2 * x.numel() * es))
+        del x, y
+        torch.cuda.empty_cache()
+
+    base = os.path.join(out_dir, f"compare-ops-{dev.replace(' ', '_')}-{date}")
+    names = []
+    for r in rows:
+        for k in r[4]:
+            if k not in names:
+                names.append(k)
+    with open(base + ".csv", "w") as f:
+        f.write("device,op,dtype,shape,max_abs_err_hipsoftmax,copy_gbs," + ",".join(names) + "\n")
+        for op, dt, shape, err, res in rows:
+            f.write(f"{dev},{op},{dt},{shape},{err:.3e},{copy_gbs:.0f}," +
+                    ",".join("" if res.get(k) is None else f"{res[k]:.1f}" for k in names) + "\n")
+    with open(base + ".md", "w") as f:
+        f.write(f"# Softmax family bandwidth on {dev}, {date}\n\n")
+        f.write(f"GB/s (bytes the op must move / median do_bench time, L2 flushed) and share of the "
+                f"device-to-device copy bandwidth measured in the same process ({copy_gbs:.0f} GB/s). "
+                f"Bold: fastest of the anchors and hipsoftmax. ratio: hipsoftmax over the best anchor. "
+                f"err: hipsoftmax's max abs error against an fp32 torch reference.\n\n")
+        f.write("| op | dtype | shape | err | " + " | ".join(names) + " | ratio |\n")
+        f.write("|---|---|---|---:|" + "---:|" * len(names) + "---:|\n")
+        for op, dt, shape, err, res in rows:
+            anchors = [v for k, v in res.items() if v and not k.startswith("hipsoftmax")]
+            best = max([v for k, v in res.items() if v and (k == "hipsoftmax" or not k.startswith("hipsoftmax"))],
+                       default=None)
+            cells = []
+            for k in names:
+                v = res.get(k)
+                c = "" if k not in res else "fail" if v is None else f"{v:.0f} ({100 * v / copy_gbs:.0f}%)"
+                cells.append(f"**{c}**" if v is not None and v == best else c)
+            ratio = res.get("hipsoftmax", 0) / max(anchors) if anchors and res.get("hipsoftmax") else math.nan
+            f.write(f"| {op} | {dt} | {shape} | {err:.1e} | " + " | ".join(cells) + f" | {ratio:.2f} |\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        for op in ("log_softmax fwd", "softmax bwd", "log_softmax bwd"):
+            for dtn in ("float32", "bfloat16"):
+                pts = [(int(shape.split("x")[1]), res) for o, dt, shape, err, res in rows if o == op and dt == dtn]
+                if not pts:
+                    continue
+                fig, ax = plt.subplots(figsize=(8, 5))
+                for k in names:
+                    xs = [n for n, r in pts if r.get(k)]
+                    if xs:
+                        ax.plot(xs, [r[k] for n, r in pts if r.get(k)], marker="o", label=k)
+                ax.axhline(copy_gbs, color="gray", linestyle="--", label="D2D copy")
+                ax.set_xscale("log", base=2)
+                ax.set_xlabel("N (columns), M = 4096")
+                ax.set_ylabel("GB/s")
+                ax.set_title(f"{op} {dtn}, {dev}, {date}")
+                ax.legend()
+                fig.savefig(f"{base}-{op.replace(' ', '_')}-{dtn}.png", dpi=110, bbox_inches="tight")
+                plt.close(fig)
+    except ImportError:
+        print("matplotlib not available: no plot", file=sys.stderr)
+    print("wrote", base + ".md")
+
+
+if __name__ == "__main__":
+    main()

@@ -23,12 +23,60 @@ typedef enum hsm_family {
 /* Element types (hsm_dtype_of in src/ maps hipsoftmax_dtype to these). */
 typedef enum hsm_dtype { HSM_F32 = 0, HSM_F16 = 1, HSM_BF16 = 2 } hsm_dtype;
 
+/* What a kernel computes. A plain kernel is the forward softmax of one dtype with no option (0.1's
+ * kernels, kept as they are); a forward kernel takes every forward option at run time (hsm_op_args),
+ * a backward kernel every backward one. The x dtype, vector width and chunk stay compile-time: they
+ * set the registers and the hot loop. The rest is read once per row and selects, by a branch every
+ * thread takes the same way, among bodies compiled for it (an output dtype, a mask dtype, softmax or
+ * log-softmax), so no loop over elements branches on it. */
+typedef enum hsm_kop { HSM_KOP_PLAIN = 0, HSM_KOP_FWD = 1, HSM_KOP_BWD = 2 } hsm_kop;
+
+/* The mask a forward kernel reads with x (a causal bound is separate: hsm_op_args.causal). */
+typedef enum hsm_mask_kind {
+    HSM_MK_NONE = 0,
+    HSM_MK_ADD_F32 = 1, /* additive, in the mask's dtype */
+    HSM_MK_ADD_F16 = 2,
+    HSM_MK_ADD_BF16 = 3,
+    HSM_MK_BOOL = 4     /* uint8: 0 masked, else keep */
+} hsm_mask_kind;
+
+/* n / d for 0 <= n < 2^32 in a multiply and a shift (d >= 1): a per-row division by a runtime value
+ * costs tens of instructions, more than a short row's elements. hsm_fastdiv_init in src/device.c. */
+typedef struct hsm_fastdiv { uint32_t d, mul, shift; } hsm_fastdiv;
+
+/* The options of forward and backward kernels, constant over a launch. */
+typedef struct hsm_op_args {
+    int out_dtype;                 /* hsm_dtype of y (forward) or dx (backward) */
+    int in2_dtype;                 /* backward: hsm_dtype of dy */
+    int log;                       /* log-softmax */
+    int safe;                      /* HIPSOFTMAX_FLAG_SAFE_ROWS */
+    int mask;                      /* hsm_mask_kind */
+    int causal;                    /* columns past query + causal_offset are masked and never read */
+    int blend;                     /* alpha != 1 or beta != 0 */
+    int div32;                     /* every row index < 2^32: q_div and h_div apply */
+    float sigma;                   /* forward: z = sigma * u of the loaded values u (scale, or 1 where
+                                      a mask was added to scale * x as it was loaded) */
+    float scale;                   /* the problem's scale: x's multiplier with a mask; backward: g's */
+    float alpha, beta;
+    const void *mask_ptr;
+    int64_t mask_row_stride;       /* elements; 0 where every query shares one mask row */
+    int64_t mask_batch_stride;     /* elements; 0 where every batch shares the mask */
+    int64_t queries, heads;        /* row r: query r % queries, batch r / (heads * queries) */
+    hsm_fastdiv q_div, h_div;      /* / queries, / heads */
+    int64_t causal_offset;
+    float *stats;                  /* per row {max, lse} of z (backward: {sum, 0}), or NULL */
+    int no_out;                    /* the statistics alone: nothing else is written */
+    const float *stats_in;         /* given statistics: stats_shards records per row, stats_stride floats apart */
+    int64_t stats_shards, stats_stride;
+} hsm_op_args;
+
 /* Everything one launch needs; sizes in elements unless named _bytes. */
 typedef struct hsm_launch {
-    const void *x;
-    void *y;
+    const void *x;                 /* forward x; backward y */
+    const void *x2;                /* backward dy */
+    void *y;                       /* forward y; backward dx */
     int64_t rows, cols;
-    int64_t x_stride, y_stride;    /* row strides, elements */
+    int64_t x_stride, x2_stride, y_stride; /* row strides, elements */
     int grid, block;               /* blocks, threads per block */
     size_t smem_bytes;             /* dynamic shared memory per block */
     void *stream;                  /* hipStream_t */
@@ -39,6 +87,7 @@ typedef struct hsm_launch {
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
     int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
                                       held in smem_bytes of shared memory, after its registers' share */
+    hsm_op_args op;                /* forward and backward kernels */
 } hsm_launch;
 
 typedef struct hsm_kernel hsm_kernel;
@@ -46,7 +95,8 @@ struct hsm_kernel {
     const char *name;              /* the kernel's symbol (extern "C", so also its name in code objects) */
     const void *func;              /* host handle for the runtime's attribute and occupancy queries */
     hsm_family family;
-    hsm_dtype dtype;
+    hsm_kop kop;
+    hsm_dtype dtype;               /* of x (forward) or y (backward) */
     int vec;                       /* elements per memory access: 16 bytes' worth, or 1 (any alignment) */
     int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */

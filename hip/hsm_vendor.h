@@ -104,6 +104,7 @@ typedef struct cudaFuncAttributes hipFuncAttributes;
 #  define hipFuncSetAttribute cudaFuncSetAttribute
 #  define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #  define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
+#  define hipLaunchKernel cudaLaunchKernel
 
 static inline size_t hsm_prop_reserved_smem(const hipDeviceProp_t *p) { return p->reservedSharedMemPerBlock; }
 static inline int hsm_prop_max_blocks_per_cu(const hipDeviceProp_t *p) { return p->maxBlocksPerMultiProcessor; }
@@ -125,6 +126,8 @@ __device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
 {
     return __shfl_xor(v, lane_mask, width);
 }
+/* Whether pred holds on every lane of the wavefront (all lanes must be active). */
+__device__ __forceinline__ bool hsm_warp_all(bool pred) { return __all(pred) != 0; }
 __device__ __forceinline__ float hsm_half_to_float(uint16_t h)
 {
     _Float16 f;
@@ -205,6 +208,8 @@ __device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
 {
     return __shfl_xor_sync(0xffffffffu, v, lane_mask, width);
 }
+/* Whether pred holds on every lane of the warp (all lanes must be active). */
+__device__ __forceinline__ bool hsm_warp_all(bool pred) { return __all_sync(0xffffffffu, pred) != 0; }
 __device__ __forceinline__ float hsm_half_to_float(uint16_t h)
 {
     return __half2float(__ushort_as_half(h));

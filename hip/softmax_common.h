@@ -220,19 +220,26 @@ __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t col
     }
 }
 
-/* Folds C values whose max is vmax into a running (max m, sum s) (the online normalizer). While
- * every value so far is -inf the exponent shift is 0, so those terms are exp(-inf) = 0 rather than
- * exp(-inf - -inf) = NaN; a NaN value still makes s NaN. */
+/* hsm_rescale with exponent multiplier k (exp(sigma * (x - m)) for k = sigma * log2(e)). */
+__device__ __forceinline__ float hsm_rescale_k(float x, float m, float k)
+{
+    return x == HSM_NEG_INF ? 0.0f : hsm_exp2((x - m) * k);
+}
+
+/* Folds C values whose max is vmax into a running (max m, sum s) (the online normalizer), the sum of
+ * exp2((v - m) * k) (k = log2(e) for a plain softmax). While every value so far is -inf the exponent
+ * shift is 0, so those terms are exp(-inf) = 0 rather than exp(-inf - -inf) = NaN; a NaN value still
+ * makes s NaN. */
 template <int C>
-__device__ __forceinline__ void hsm_online_fold(const float *v, float vmax, float &m, float &s)
+__device__ __forceinline__ void hsm_online_fold(const float *v, float vmax, float &m, float &s, float k = HSM_LOG2E)
 {
     const float nm = hsm_max(m, vmax);
     const float shift = nm == HSM_NEG_INF ? 0.0f : nm;
     float t = 0.0f;
 #pragma unroll
     for (int i = 0; i < C; i++)
-        t += hsm_exp(v[i], shift);
-    s = s * hsm_rescale(m, shift) + t;
+        t += hsm_exp2((v[i] - shift) * k);
+    s = s * hsm_rescale_k(m, shift, k) + t;
     m = nm;
 }
 
@@ -278,25 +285,29 @@ __device__ __forceinline__ float hsm_block_sum(float v, float *scratch)
 
 /* The kernel argument block, shared by all families. */
 struct hsm_args {
-    const void *x;
-    void *y;
-    int64_t rows, cols, x_stride, y_stride;
+    const void *x;                 /* forward x; backward y */
+    const void *x2;                /* backward dy */
+    void *y;                       /* forward y; backward dx */
+    int64_t rows, cols, x_stride, x2_stride, y_stride;
     int group_width;
     int blocks_per_row;
     unsigned *workspace;
     int workspace_blocks;
     int cached_tiles;
     int staged;
+    hsm_op_args op;
 };
 
 static inline hsm_args hsm_args_from(const hsm_launch *a)
 {
     hsm_args k;
     k.x = a->x;
+    k.x2 = a->x2;
     k.y = a->y;
     k.rows = a->rows;
     k.cols = a->cols;
     k.x_stride = a->x_stride;
+    k.x2_stride = a->x2_stride;
     k.y_stride = a->y_stride;
     k.group_width = a->group_width;
     k.blocks_per_row = a->blocks_per_row;
@@ -304,16 +315,20 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.workspace_blocks = a->workspace_blocks;
     k.cached_tiles = a->cached_tiles;
     k.staged = a->staged;
+    k.op = a->op;
     return k;
 }
 
 /* Launches a table entry whose kernel takes only hsm_args, on the caller's stream: the launch of
- * every family but SPLIT (cooperative). */
+ * every family but SPLIT (cooperative). The launch call returns its own status: the runtime's
+ * last-error state, which holds the application's own earlier errors too, is neither read nor
+ * cleared. */
 static inline int hsm_launch_plain(const hsm_kernel *k, const hsm_launch *a)
 {
-    void (*kernel)(hsm_args) = (void (*)(hsm_args))k->func;
-    kernel<<<a->grid, a->block, a->smem_bytes, (hipStream_t)a->stream>>>(hsm_args_from(a));
-    return (int)hipGetLastError();
+    hsm_args args = hsm_args_from(a);
+    void *params[] = {&args};
+    return (int)hipLaunchKernel(k->func, dim3(a->grid), dim3(a->block), params, a->smem_bytes,
+                                (hipStream_t)a->stream);
 }
 
 #endif /* HSM_SOFTMAX_COMMON_H_4A7E19 */

@@ -5,36 +5,51 @@
  * reads them from there; the rest is re-read backwards, the end of the row first, since that was read
  * last and is the part most likely still in L2. DRAM is read at most twice and written once. Correct
  * for any row length; the plan uses it for many rows too long for ROW. */
-#include "softmax_common.h"
+#include "softmax_ops.h"
 
 #define HSM_ONLINE_BLOCK 1024
 #define HSM_ONLINE_UNROLL 4 /* accesses in flight per thread per tile */
+#define HSM_ONLINE_BWD_UNROLL 2 /* the backward holds two tensors' tiles */
 
 /* One tile: HSM_ONLINE_UNROLL accesses per thread, in the hsm_chunk_load layout. Reads the tile from
  * `cache` when given (each thread reads back exactly the packs it stored, so no barrier is needed),
- * else from x; stores the raw packs into `keep` when given. Returns the tile's max. */
-template <typename T, int VEC>
-__device__ __forceinline__ float hsm_online_tile(const T *xr, int64_t col0, int64_t cols, const hsm_pack<T, VEC> *cache,
-                                                 hsm_pack<T, VEC> *keep, float *v)
+ * else from x, columns [0, lim); stores the raw packs into `keep` when given. F: the values are u of
+ * the forward with options (the row's mask read now), else x. Returns the tile's max. */
+template <typename T, int VEC, bool F>
+__device__ __forceinline__ float hsm_online_tile(const hsm_args &a, const hsm_row_ctx &rc, const T *xr, int64_t col0,
+                                                 const hsm_pack<T, VEC> *cache, hsm_pack<T, VEC> *keep, float *v)
 {
     float m = HSM_NEG_INF;
 #pragma unroll
     for (int p = 0; p < HSM_ONLINE_UNROLL; p++) {
         const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
         const int at = p * blockDim.x + threadIdx.x;
-        const hsm_pack<T, VEC> pk = cache != NULL ? cache[at] : hsm_load_pack<T, VEC>(xr, col, cols);
+        const hsm_pack<T, VEC> pk = cache != NULL ? cache[at] : hsm_load_pack<T, VEC>(xr, col, rc.lim);
         if (keep != NULL)
             keep[at] = pk;
+        if constexpr (F) {
+            if ((uint64_t)col < (uint64_t)rc.lim) {
+                hsm_fwd_conv<T, VEC>(a, rc, pk, col, v + p * VEC);
+            } else {
 #pragma unroll
-        for (int i = 0; i < VEC; i++) {
-            v[p * VEC + i] = hsm_to_float(pk.v[i]);
-            m = hsm_max(m, v[p * VEC + i]);
+                for (int i = 0; i < VEC; i++)
+                    v[p * VEC + i] = HSM_NEG_INF;
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                v[p * VEC + i] = hsm_to_float(pk.v[i]);
         }
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            m = hsm_max(m, v[p * VEC + i]);
     }
     return m;
 }
 
-template <typename T, int VEC>
+/* F: the forward with options (softmax_ops.h; tiles past a causal bound are not read), else the
+ * plain forward. */
+template <typename T, int VEC, bool F>
 __device__ __forceinline__ void hsm_online_body(const hsm_args a)
 {
     constexpr int C = VEC * HSM_ONLINE_UNROLL;
@@ -45,51 +60,128 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
     T *y = (T *)a.y;
     const int64_t step = (int64_t)blockDim.x * C;
     const int64_t tile_packs = (int64_t)blockDim.x * HSM_ONLINE_UNROLL;
+    const float k = F ? a.op.sigma * HSM_LOG2E : HSM_LOG2E;
     float v[C];
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xr = x + row * a.x_stride;
+        hsm_row_ctx rc;
+        if constexpr (F)
+            rc = hsm_fwd_row(a, row);
+        else
+            rc.lim = a.cols;
         float m = HSM_NEG_INF, s = 0.0f;
         int64_t t = 0;
-        for (int64_t col0 = 0; col0 < a.cols; col0 += step, t++) {
+        /* With the row's statistics given, the first pass has nothing to find. */
+        const int64_t pass1 = F && a.op.stats_in != NULL ? 0 : rc.lim;
+        for (int64_t col0 = 0; col0 < pass1; col0 += step, t++) {
             hsm_pack<T, VEC> *keep = t < a.cached_tiles ? cache + t * tile_packs : NULL;
-            const float vmax = hsm_online_tile<T, VEC>(xr, col0, a.cols, NULL, keep, v);
-            hsm_online_fold<C>(v, vmax, m, s);
+            const float vmax = hsm_online_tile<T, VEC, F>(a, rc, xr, col0, NULL, keep, v);
+            hsm_online_fold<C>(v, vmax, m, s, k);
         }
-        const float mx = hsm_block_max(m, red_max);
-        const float inv = 1.0f / hsm_block_sum(s * hsm_rescale(m, mx), red_sum);
-        T *yr = y + row * a.y_stride;
-        for (t = t - 1; t >= 0; t--) {
-            const int64_t col0 = t * step;
-            const hsm_pack<T, VEC> *from = t < a.cached_tiles ? cache + t * tile_packs : NULL;
-            hsm_online_tile<T, VEC>(xr, col0, a.cols, from, NULL, v);
+        const int64_t loaded = t;
+        if constexpr (F) {
+            hsm_epi e;
+            if (a.op.stats_in != NULL) {
+                e = hsm_epi_given(a, row);
+            } else {
+                const float mraw = hsm_block_max(m, red_max);
+                e = hsm_epi_begin(a, mraw);
+                hsm_epi_end(a, e, mraw, hsm_block_sum(s * hsm_rescale_k(m, e.m, k), red_sum), row, threadIdx.x == 0);
+            }
+            if (a.op.no_out)
+                continue;
+            void *yrow = hsm_out_row(a, row);
+            for (t = (a.cols + step - 1) / step - 1; t >= 0; t--) {
+                const int64_t col0 = t * step;
+                const hsm_pack<T, VEC> *from = t < a.cached_tiles && t < loaded ? cache + t * tile_packs : NULL;
+                hsm_online_tile<T, VEC, F>(a, rc, xr, col0, from, NULL, v);
+                hsm_fwd_chunk_store<VEC, C, true>(a, yrow, col0, threadIdx.x, blockDim.x, v, e);
+            }
+        } else {
+            const float mx = hsm_block_max(m, red_max);
+            const float inv = 1.0f / hsm_block_sum(s * hsm_rescale(m, mx), red_sum);
+            T *yr = y + row * a.y_stride;
+            for (t = t - 1; t >= 0; t--) {
+                const int64_t col0 = t * step;
+                const hsm_pack<T, VEC> *from = t < a.cached_tiles ? cache + t * tile_packs : NULL;
+                hsm_online_tile<T, VEC, F>(a, rc, xr, col0, from, NULL, v);
 #pragma unroll
-            for (int i = 0; i < C; i++)
-                v[i] = hsm_exp(v[i], mx);
-            hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, inv);
+                for (int i = 0; i < C; i++)
+                    v[i] = hsm_exp(v[i], mx);
+                hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, inv);
+            }
         }
     }
 }
 
-#define HSM_ONLINE_KERNEL(NAME, T, VEC)                                                               \
+/* The backward: a pass for the row's sum, then one that writes dx, in reverse so that the end of
+ * the row, read last, is still in L2. Each tensor read at most twice. */
+template <typename T, int VEC, bool F>
+__device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
+{
+    constexpr int C = VEC * HSM_ONLINE_BWD_UNROLL;
+    __shared__ float red[2][HSM_MAX_WARPS];
+    const T *y = (const T *)a.x;
+    const int64_t step = (int64_t)blockDim.x * C;
+    float yv[C], dv[C];
+    int parity = 0;
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
+        const T *yr = y + row * a.x_stride;
+        const void *dr = hsm_in2_row(a, row);
+        float s = 0.0f;
+        if (a.op.stats_in != NULL) {
+            s = hsm_bwd_given(a, row);
+        } else {
+            for (int64_t col0 = 0; col0 < a.cols; col0 += step)
+                s += hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, a.cols, threadIdx.x, blockDim.x, yv, dv);
+            s = hsm_block_sum(s, red[parity]);
+        }
+        if (a.op.no_out) {
+            if (threadIdx.x == 0)
+                hsm_bwd_stats(a, s, row);
+            continue;
+        }
+        void *xrow = hsm_out_row(a, row);
+        for (int64_t t = (a.cols + step - 1) / step - 1; t >= 0; t--) {
+            hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, a.cols, threadIdx.x, blockDim.x, yv, dv);
+            hsm_bwd_chunk_store<VEC, C>(a, xrow, t * step, a.cols, threadIdx.x, blockDim.x, yv, dv, s);
+        }
+    }
+}
+
+#define HSM_ONLINE_KERNEL(NAME, T, VEC, BODY, F)                                                      \
     extern "C" __global__ void __launch_bounds__(HSM_ONLINE_BLOCK) NAME(hsm_args a)                  \
     {                                                                                                 \
-        hsm_online_body<T, VEC>(a);                                                                   \
+        BODY<T, VEC, F>(a);                                                                           \
     }
-#define HSM_ONLINE_ENTRY(NAME, DT, VEC)                                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, DT, VEC, VEC * HSM_ONLINE_UNROLL, HSM_ONLINE_BLOCK, hsm_launch_plain}
+#define HSM_ONLINE_ENTRY(NAME, KOP, DT, VEC)                                                          \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, KOP, DT, VEC,                                      \
+     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain}
+/* Per dtype, scalar and vector: plain (no suffix), forward with options (_fwd), backward (_bwd). */
+#define HSM_ONLINE_SET(SFX, T, VEC)                                                                   \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_s, T, 1, hsm_online_body, false)                             \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_v, T, VEC, hsm_online_body, false)                           \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_s_fwd, T, 1, hsm_online_body, true)                          \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_v_fwd, T, VEC, hsm_online_body, true)                        \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_s_bwd, T, 1, hsm_online_bwd_body, true)                      \
+    HSM_ONLINE_KERNEL(hsm_online_##SFX##_v_bwd, T, VEC, hsm_online_bwd_body, true)
+#define HSM_ONLINE_SET_ENTRIES(SFX, DT, VEC)                                                          \
+    HSM_ONLINE_ENTRY(hsm_online_##SFX##_s, HSM_KOP_PLAIN, DT, 1),                                     \
+        HSM_ONLINE_ENTRY(hsm_online_##SFX##_v, HSM_KOP_PLAIN, DT, VEC),                               \
+        HSM_ONLINE_ENTRY(hsm_online_##SFX##_s_fwd, HSM_KOP_FWD, DT, 1),                               \
+        HSM_ONLINE_ENTRY(hsm_online_##SFX##_v_fwd, HSM_KOP_FWD, DT, VEC),                             \
+        HSM_ONLINE_ENTRY(hsm_online_##SFX##_s_bwd, HSM_KOP_BWD, DT, 1),                               \
+        HSM_ONLINE_ENTRY(hsm_online_##SFX##_v_bwd, HSM_KOP_BWD, DT, VEC)
 
-HSM_ONLINE_KERNEL(hsm_online_f32_s, float, 1)
-HSM_ONLINE_KERNEL(hsm_online_f32_v, float, 4)
-HSM_ONLINE_KERNEL(hsm_online_f16_s, hsm_f16, 1)
-HSM_ONLINE_KERNEL(hsm_online_f16_v, hsm_f16, 8)
-HSM_ONLINE_KERNEL(hsm_online_bf16_s, hsm_bf16, 1)
-HSM_ONLINE_KERNEL(hsm_online_bf16_v, hsm_bf16, 8)
+HSM_ONLINE_SET(f32, float, 4)
+HSM_ONLINE_SET(f16, hsm_f16, 8)
+HSM_ONLINE_SET(bf16, hsm_bf16, 8)
 
 static const hsm_kernel hsm_online_table[] = {
-    HSM_ONLINE_ENTRY(hsm_online_f32_s, HSM_F32, 1),   HSM_ONLINE_ENTRY(hsm_online_f32_v, HSM_F32, 4),
-    HSM_ONLINE_ENTRY(hsm_online_f16_s, HSM_F16, 1),   HSM_ONLINE_ENTRY(hsm_online_f16_v, HSM_F16, 8),
-    HSM_ONLINE_ENTRY(hsm_online_bf16_s, HSM_BF16, 1), HSM_ONLINE_ENTRY(hsm_online_bf16_v, HSM_BF16, 8),
+    HSM_ONLINE_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_ONLINE_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_ONLINE_SET_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_online_kernels(size_t *count)

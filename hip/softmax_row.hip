@@ -1,7 +1,7 @@
 /* softmax_row.hip: the persistent row family (the Triton tutorial's kernel). A block holds one row in
  * registers, C elements per thread, reads it once and writes it once, then moves on to the row
  * `gridDim.x` further; the grid is sized from the kernel's occupancy so every block stays resident. */
-#include "softmax_common.h"
+#include "softmax_ops.h"
 
 #define HSM_ROW_MAX_BLOCK 1024
 
@@ -103,18 +103,207 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
     }
 }
 
-#define HSM_ROW_KERNEL(NAME, T, VEC, C)                                                               \
+/* The forward with every option (softmax_ops.h), laid out as hsm_row_body. */
+/* Given statistics (sharded rows) are combined before the row is loaded, by warp 0, its epilogue
+ * values left in `given` {m, inv, lns} and read after the max's barrier: computed after the load, the
+ * combine ran beside the held values and they spilled (hsm_given_fold says how it keeps its inputs
+ * from being hoisted; an out-of-line call saved registers around it instead). */
+__device__ __forceinline__ void hsm_row_given_begin(const hsm_args &a, int64_t row, float *given)
+{
+    if (a.op.stats_in != NULL && threadIdx.x < HSM_WARP_SIZE) {
+        float M, S;
+        hsm_given_warp(a, row, M, S);
+        if (threadIdx.x == 0) {
+            const hsm_epi e = hsm_epi_given(a, M, S);
+            given[0] = e.m, given[1] = e.inv, given[2] = e.lns;
+        }
+    }
+}
+
+/* The epilogue left by hsm_row_given_begin. */
+__device__ __forceinline__ hsm_epi hsm_row_given_end(const hsm_args &a, const float *given)
+{
+    hsm_epi e;
+    e.sigma = a.op.sigma;
+    e.k = a.op.sigma * HSM_LOG2E;
+    e.m = given[0], e.inv = given[1], e.lns = given[2];
+    return e;
+}
+
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
+{
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS], given[3];
+    const T *x = (const T *)a.x;
+    float v[C];
+    const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        const T *xr = x + row * a.x_stride;
+        const hsm_row_ctx rc = hsm_fwd_row(a, row);
+        const int lead = hsm_line_lead<T, VEC>(xr);
+        hsm_row_given_begin(a, row, given);
+        const float mraw = hsm_block_max(
+            hsm_fwd_chunk_load<T, VEC, C>(a, rc, xr, -lead, threadIdx.x, blockDim.x, v, wrap), red_max);
+        /* With the row's statistics given the normaliser comes from them; the same loop then makes
+         * the exponentials (a loop of its own for that case spilled). */
+        const bool has_given = a.op.stats_in != NULL;
+        hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
+        /* Skipping a causal row's masked packs pays where the exponentials bound the time (16-bit
+         * rows); beside 32 fp32 values the second sum loop spilled. */
+        const float ts = sizeof(T) == 2 && VEC > 1 && a.op.causal
+                             ? hsm_fwd_sum_causal<VEC, C>(a, v, e, -lead, rc.lim, threadIdx.x, blockDim.x, wrap)
+                             : hsm_fwd_sum<C>(a, v, e);
+        const float s = hsm_block_sum(ts, red_sum);
+        if (!has_given)
+            hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);
+        if (!a.op.no_out)
+            hsm_fwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), -lead, threadIdx.x, blockDim.x, v, e, wrap);
+    }
+}
+
+/* The backward: y and dy of the row held (2C values per thread), one sum, dx written. Two reduction
+ * buffers alternate between rows: a warp may start the next row's reduction while another still reads
+ * this one's. */
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
+{
+    __shared__ float red[2][HSM_MAX_WARPS];
+    const T *y = (const T *)a.x;
+    float yv[C], dv[C];
+    const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
+    int parity = 0;
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
+        const T *yr = y + row * a.x_stride;
+        const int lead = hsm_line_lead<T, VEC>(yr);
+        const float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, hsm_in2_row(a, row), -lead, a.cols, threadIdx.x,
+                                                       blockDim.x, yv, dv, wrap);
+        const float s = a.op.stats_in != NULL ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
+        if (a.op.no_out) {
+            if (threadIdx.x == 0)
+                hsm_bwd_stats(a, s, row);
+        } else {
+            hsm_bwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), -lead, a.cols, threadIdx.x, blockDim.x, yv, dv, s, wrap);
+        }
+    }
+}
+
+/* Element i of a pack of 16-bit values held as four words at column col made -inf where col + i >= lim
+ * (a causal bound inside the pack). */
+template <typename T>
+__device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t lim)
+{
+    if (col + 8 <= lim)
+        return;
+    const uint32_t ninf = hsm_neg_inf_word<T>();
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        if (col + i >= lim)
+            w[i / 2] = i % 2 ? (w[i / 2] & 0xffffu) | (ninf & 0xffff0000u) : (w[i / 2] & 0xffff0000u) | (ninf & 0xffffu);
+}
+
+/* The packed forward's stores in one mode (the output dtype chosen per pack): each value converted
+ * again from the words and its exponential computed again, as in hsm_row_packed_body. */
+template <typename T, int NP, int MODE>
+__device__ __forceinline__ void hsm_row_packed_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
+                                                     int64_t c0, int64_t left, int64_t step, const hsm_epi &e)
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        if (p == 0 ? c0 < a.cols : p * step < left) {
+            float f[8];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                f[2 * i] = hsm_lo_to_float(w[4 * p + i], T{});
+                f[2 * i + 1] = hsm_hi_to_float(w[4 * p + i], T{});
+            }
+            hsm_fwd_store_pack<8, MODE>(a, yrow, p == 0 ? c0 : f0 + p * step, f, e);
+        }
+    }
+}
+
+/* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
+ * one to the kernels above): scale (in sigma), a causal bound, log-softmax, the output dtype,
+ * alpha/beta, safe rows, statistics. */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
+{
+    constexpr int NP = C / 8;
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS], given[3];
+    const T *x = (const T *)a.x;
+    uint32_t w[4 * NP];
+    const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        hsm_row_given_begin(a, row, given);
+        const T *xrow = x + row * a.x_stride;
+        const int64_t lim = hsm_fwd_row(a, row).lim;
+        const int lead = hsm_line_lead<T, 8>(xrow);
+        const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0;
+        const T *xr = xrow + f0;
+        const int64_t lleft = lim - f0;
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (p == 0 ? c0 < lim : p * step < lleft) {
+                const hsm_pack<uint32_t, 4> pk =
+                    *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(p == 0 ? xrow + c0 : xr + p * step);
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = pk.v[i];
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = hsm_neg_inf_word<T>();
+            }
+        }
+        /* After every load has been issued (hsm_fwd_chunk_load_m says why), and only where a causal
+         * bound falls inside a pack. */
+        if (lim % 8 != 0) {
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                hsm_words_cut<T>(w + 4 * p, p == 0 ? c0 : f0 + p * step, lim);
+        }
+        const float mraw = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
+        const bool has_given = a.op.stats_in != NULL; /* as in hsm_row_fwd_body */
+        hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < NP; p++)
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                s += hsm_exp2((hsm_lo_to_float(w[4 * p + i], T{}) - e.m) * e.k);
+                s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
+            }
+        s = hsm_block_sum(s, red_sum);
+        if (!has_given)
+            hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);
+        if (a.op.no_out)
+            continue;
+#pragma unroll
+        for (int i = 0; i < 4 * NP; i++)
+            w[i] = hsm_opaque(w[i]);
+        void *yrow = hsm_out_row(a, row);
+        const int64_t left = a.cols - f0;
+        if (a.op.log)
+            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, left, step, e);
+        else
+            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, left, step, e);
+    }
+}
+
+#define HSM_ROW_KERNEL_B(NAME, T, VEC, C, BODY)                                                       \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
-        hsm_row_body<T, VEC, C>(a);                                                                   \
+        BODY<T, VEC, C>(a);                                                                           \
     }
-#define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C)                                                        \
+#define HSM_ROW_KERNEL(NAME, T, VEC, C) HSM_ROW_KERNEL_B(NAME, T, VEC, C, hsm_row_body)
+#define HSM_ROW_PACKED_KERNEL_B(NAME, T, C, BODY)                                                     \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
-        hsm_row_packed_body<T, C>(a);                                                            \
+        BODY<T, C>(a);                                                                                \
     }
-#define HSM_ROW_ENTRY(NAME, DT, VEC, C)                                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain}
+#define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C) HSM_ROW_PACKED_KERNEL_B(NAME, T, C, hsm_row_packed_body)
+#define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C)                                                        \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain}
+#define HSM_ROW_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C)
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose
  * per-element addressing costs registers), so a 1024-thread block fits in its 64 registers per thread
  * without spilling: rows of up to 32K (16K unaligned) elements stay in registers. */
@@ -152,6 +341,66 @@ HSM_ROW_SET(f16, hsm_f16, 8)
 HSM_ROW_PACKED_SET(f16, hsm_f16)
 HSM_ROW_SET(bf16, hsm_bf16, 8)
 HSM_ROW_PACKED_SET(bf16, hsm_bf16)
+/* The forward with options: the plain kernels' chunks, fp32-held for every dtype (masked 16-bit rows
+ * among them), and 16-bit held as stored (_p, rows with no mask tensor). */
+#define HSM_ROW_FWD_SET(SFX, T, VEC)                                                                  \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s1_fwd, T, 1, 1, hsm_row_fwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s2_fwd, T, 1, 2, hsm_row_fwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s4_fwd, T, 1, 4, hsm_row_fwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s8_fwd, T, 1, 8, hsm_row_fwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s16_fwd, T, 1, 16, hsm_row_fwd_body)                             \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v8_fwd, T, VEC, 8, hsm_row_fwd_body)                             \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v16_fwd, T, VEC, 16, hsm_row_fwd_body)                           \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v32_fwd, T, VEC, 32, hsm_row_fwd_body)
+#define HSM_ROW_FWD_SET_ENTRIES(SFX, DT, VEC)                                                         \
+    HSM_ROW_ENTRY_K(hsm_row_##SFX##_s1_fwd, HSM_KOP_FWD, DT, 1, 1),                                   \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s2_fwd, HSM_KOP_FWD, DT, 1, 2),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s4_fwd, HSM_KOP_FWD, DT, 1, 4),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s8_fwd, HSM_KOP_FWD, DT, 1, 8),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s16_fwd, HSM_KOP_FWD, DT, 1, 16),                             \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_v8_fwd, HSM_KOP_FWD, DT, VEC, 8),                             \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_v16_fwd, HSM_KOP_FWD, DT, VEC, 16),                           \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_v32_fwd, HSM_KOP_FWD, DT, VEC, 32)
+#define HSM_ROW_PACKED_FWD_SET(SFX, T)                                                                \
+    HSM_ROW_PACKED_KERNEL_B(hsm_row_##SFX##_p40_fwd, T, 40, hsm_row_packed_fwd_body)                  \
+    HSM_ROW_PACKED_KERNEL_B(hsm_row_##SFX##_p48_fwd, T, 48, hsm_row_packed_fwd_body)                  \
+    HSM_ROW_PACKED_KERNEL_B(hsm_row_##SFX##_p56_fwd, T, 56, hsm_row_packed_fwd_body)                  \
+    HSM_ROW_PACKED_KERNEL_B(hsm_row_##SFX##_p64_fwd, T, 64, hsm_row_packed_fwd_body)
+#define HSM_ROW_PACKED_FWD_SET_ENTRIES(SFX, DT)                                                       \
+    HSM_ROW_ENTRY_K(hsm_row_##SFX##_p40_fwd, HSM_KOP_FWD, DT, 8, 40),                                 \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_p48_fwd, HSM_KOP_FWD, DT, 8, 48),                             \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_p56_fwd, HSM_KOP_FWD, DT, 8, 56),                             \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_p64_fwd, HSM_KOP_FWD, DT, 8, 64)
+/* The backward holds y and dy: half the plain chunks (16 values of each in 64 registers), so rows to
+ * 16K columns in one block; longer ones go to SPLIT or ONLINE. */
+#define HSM_ROW_BWD_SET(SFX, T, VEC)                                                                  \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s1_bwd, T, 1, 1, hsm_row_bwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s2_bwd, T, 1, 2, hsm_row_bwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s4_bwd, T, 1, 4, hsm_row_bwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_s8_bwd, T, 1, 8, hsm_row_bwd_body)                               \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v8_bwd, T, VEC, 8, hsm_row_bwd_body)                             \
+    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v16_bwd, T, VEC, 16, hsm_row_bwd_body)
+#define HSM_ROW_BWD_SET_ENTRIES(SFX, DT, VEC)                                                         \
+    HSM_ROW_ENTRY_K(hsm_row_##SFX##_s1_bwd, HSM_KOP_BWD, DT, 1, 1),                                   \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s2_bwd, HSM_KOP_BWD, DT, 1, 2),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s4_bwd, HSM_KOP_BWD, DT, 1, 4),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_s8_bwd, HSM_KOP_BWD, DT, 1, 8),                               \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_v8_bwd, HSM_KOP_BWD, DT, VEC, 8),                             \
+        HSM_ROW_ENTRY_K(hsm_row_##SFX##_v16_bwd, HSM_KOP_BWD, DT, VEC, 16)
+
+HSM_ROW_FWD_SET(f32, float, 4)
+HSM_ROW_KERNEL_B(hsm_row_f32_v20_fwd, float, 4, 20, hsm_row_fwd_body)
+HSM_ROW_KERNEL_B(hsm_row_f32_v24_fwd, float, 4, 24, hsm_row_fwd_body)
+HSM_ROW_KERNEL_B(hsm_row_f32_v28_fwd, float, 4, 28, hsm_row_fwd_body)
+HSM_ROW_FWD_SET(f16, hsm_f16, 8)
+HSM_ROW_PACKED_FWD_SET(f16, hsm_f16)
+HSM_ROW_FWD_SET(bf16, hsm_bf16, 8)
+HSM_ROW_PACKED_FWD_SET(bf16, hsm_bf16)
+HSM_ROW_KERNEL_B(hsm_row_f32_v4_bwd, float, 4, 4, hsm_row_bwd_body)
+HSM_ROW_BWD_SET(f32, float, 4)
+HSM_ROW_BWD_SET(f16, hsm_f16, 8)
+HSM_ROW_BWD_SET(bf16, hsm_bf16, 8)
+
 /* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_ENTRY(hsm_row_f32_s1, HSM_F32, 1, 1), HSM_ROW_ENTRY(hsm_row_f32_s2, HSM_F32, 1, 2),
@@ -164,6 +413,30 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PACKED_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SET_ENTRIES(bf16, HSM_BF16, 8),
     HSM_ROW_PACKED_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s1_fwd, HSM_KOP_FWD, HSM_F32, 1, 1),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s2_fwd, HSM_KOP_FWD, HSM_F32, 1, 2),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s4_fwd, HSM_KOP_FWD, HSM_F32, 1, 4),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s8_fwd, HSM_KOP_FWD, HSM_F32, 1, 8),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s16_fwd, HSM_KOP_FWD, HSM_F32, 1, 16),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v8_fwd, HSM_KOP_FWD, HSM_F32, 4, 8),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v16_fwd, HSM_KOP_FWD, HSM_F32, 4, 16),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v20_fwd, HSM_KOP_FWD, HSM_F32, 4, 20),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v24_fwd, HSM_KOP_FWD, HSM_F32, 4, 24),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v28_fwd, HSM_KOP_FWD, HSM_F32, 4, 28),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v32_fwd, HSM_KOP_FWD, HSM_F32, 4, 32),
+    HSM_ROW_FWD_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_ROW_PACKED_FWD_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_FWD_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_ROW_PACKED_FWD_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s1_bwd, HSM_KOP_BWD, HSM_F32, 1, 1),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s2_bwd, HSM_KOP_BWD, HSM_F32, 1, 2),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s4_bwd, HSM_KOP_BWD, HSM_F32, 1, 4),
+    HSM_ROW_ENTRY_K(hsm_row_f32_s8_bwd, HSM_KOP_BWD, HSM_F32, 1, 8),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v4_bwd, HSM_KOP_BWD, HSM_F32, 4, 4),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v8_bwd, HSM_KOP_BWD, HSM_F32, 4, 8),
+    HSM_ROW_ENTRY_K(hsm_row_f32_v16_bwd, HSM_KOP_BWD, HSM_F32, 4, 16),
+    HSM_ROW_BWD_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_ROW_BWD_SET_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

@@ -6,10 +6,11 @@
  * and each block then writes its chunk from there, so DRAM is read once. Columns past what the group
  * holds (rows longer than the whole GPU holds on chip) are streamed with an online (max, sum) and
  * re-read in reverse order, so the re-read finds them in L2. */
-#include "softmax_common.h"
+#include "softmax_ops.h"
 
 #define HSM_SPLIT_UNROLL 2        /* accesses in flight per thread on the streamed columns */
 #define HSM_SPLIT_COMBINE_LOADS 4 /* partials in flight per thread when a group combines them */
+#define HSM_SPLIT_BWD_STAGE 2     /* the backward's accesses per thread per staging step, of y and of dy */
 
 /* One access's worth of the row into shared memory: hsm_copy16_async for 16-byte packs (asynchronous
  * where the vendor has it), an ordinary copy for the narrower packs of the scalar path. */
@@ -96,7 +97,7 @@ __device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
  * flight per thread (a group can have a thousand blocks; one L2 round trip per partial would stall
  * every row). */
 __device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float *red_max, float *red_sum, float *mx,
-                                                  float *sum)
+                                                  float *sum, float ek = HSM_LOG2E)
 {
     float cm = HSM_NEG_INF, cs = 0.0f;
     for (int i0 = threadIdx.x; i0 < k; i0 += HSM_SPLIT_COMBINE_LOADS * blockDim.x) {
@@ -112,12 +113,32 @@ __device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float
 #pragma unroll
         for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
             const float nm = hsm_max(cm, pm[u]);
-            cs = cs * hsm_rescale(cm, nm) + ps[u] * hsm_rescale(pm[u], nm);
+            cs = cs * hsm_rescale_k(cm, nm, ek) + ps[u] * hsm_rescale_k(pm[u], nm, ek);
             cm = nm;
         }
     }
     *mx = hsm_block_max(cm, red_max);
-    *sum = hsm_block_sum(cs * hsm_rescale(cm, *mx), red_sum);
+    *sum = hsm_block_sum(cs * hsm_rescale_k(cm, *mx, ek), red_sum);
+}
+
+/* The backward's row sum from the k partial sums of its group, in the same order in every block. */
+__device__ __forceinline__ float hsm_split_sum(const float *grp, int k, float *red)
+{
+    float cs = 0.0f;
+    for (int i0 = threadIdx.x; i0 < k; i0 += HSM_SPLIT_COMBINE_LOADS * blockDim.x) {
+        float pm[HSM_SPLIT_COMBINE_LOADS], ps[HSM_SPLIT_COMBINE_LOADS];
+#pragma unroll
+        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
+            const int i = i0 + u * blockDim.x;
+            ps[u] = 0.0f;
+            if (i < k)
+                hsm_load_pair_coherent(grp + 2 * i, &pm[u], &ps[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++)
+            cs += ps[u];
+    }
+    return hsm_block_sum(cs, red);
 }
 
 /* Folds staged tile t (this thread's HSM_SPLIT_STAGE_PACKS accesses) into a running (max om, sum os).
@@ -125,7 +146,7 @@ __device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float
  * spill, and hsm_words_max compares 16-bit pairs as stored. */
 template <typename T, int VEC>
 __device__ __forceinline__ void hsm_stage_tile_fold(const hsm_pack<T, VEC> *stage, int t, int64_t scol0, int staged,
-                                                    int64_t cols, float &om, float &os)
+                                                    int64_t cols, float &om, float &os, float k = HSM_LOG2E)
 {
     constexpr int PW = (int)sizeof(hsm_pack<T, VEC>) / 4;
     constexpr int NE = PW > 0 ? HSM_SPLIT_STAGE_PACKS * PW : HSM_SPLIT_STAGE_PACKS; /* words or elements */
@@ -163,14 +184,40 @@ __device__ __forceinline__ void hsm_stage_tile_fold(const hsm_pack<T, VEC> *stag
         if (hsm_staged_col(scol0, t * HSM_SPLIT_STAGE_PACKS + q, staged, cols, VEC) >= 0) {
 #pragma unroll
             for (int i = 0; i < VEC; i++)
-                ts += hsm_exp(PW > 0 ? hsm_word_elem<T>(tw + q * PW, i) : te[q], sh);
+                ts += hsm_exp2(((PW > 0 ? hsm_word_elem<T>(tw + q * PW, i) : te[q]) - sh) * k);
         }
     }
-    os = os * hsm_rescale(om, sh) + ts;
+    os = os * hsm_rescale_k(om, sh, k) + ts;
     om = nm;
 }
 
-template <typename T, int VEC, int C>
+/* hsm_stage_tile_fold for the forward with options: each staged pack (columns below the row's read
+ * bound lim) converted to u with the row's mask and folded with exponent multiplier k, one pack at a
+ * time (a tile's values at once would spill beside the register chunk). */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_stage_tile_fold_fwd(const hsm_args &a, const hsm_row_ctx &rc,
+                                                        const hsm_pack<T, VEC> *stage, int t, int64_t scol0, int staged,
+                                                        float k, float &om, float &os)
+{
+#pragma unroll
+    for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
+        const int p = t * HSM_SPLIT_STAGE_PACKS + q;
+        const int64_t col = hsm_staged_col(scol0, p, staged, rc.lim, VEC);
+        if (col >= 0) {
+            float u[VEC], pm = HSM_NEG_INF;
+            hsm_fwd_conv<T, VEC>(a, rc, stage[p * blockDim.x + threadIdx.x], col, u);
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                pm = hsm_max(pm, u[i]);
+            hsm_online_fold<VEC>(u, pm, om, os, k);
+        }
+    }
+}
+
+/* F: the forward with options (softmax_ops.h): loads bounded by the row's causal bound and converted
+ * with its mask, the exponent multiplier sigma * log2(e), and the epilogue of the call; else the plain
+ * forward, as it was tuned. */
+template <typename T, int VEC, int C, bool F>
 __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 {
     constexpr int U = VEC * HSM_SPLIT_UNROLL;
@@ -187,6 +234,18 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
+    const float ek = F ? a.op.sigma * HSM_LOG2E : HSM_LOG2E;
+    /* A row's read bound and mask row (the plain forward reads every column). */
+    auto row_ctx = [&](int64_t r) {
+        hsm_row_ctx rc;
+        if constexpr (F) {
+            rc = hsm_fwd_row(a, r);
+        } else {
+            rc.lim = a.cols;
+            rc.mrow = NULL;
+        }
+        return rc;
+    };
     /* A block's part of the row: `chunk` columns in registers, then `staged` packs per thread in
      * shared memory (the hsm_chunk_load layout, blockDim.x packs after blockDim.x packs). */
     const int64_t chunk = (int64_t)blockDim.x * C;
@@ -214,17 +273,21 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
      * registers) is loaded just after this row's chunk is written; an fp32 one, held through the
      * writes, would spill, and waits for the loop's next turn (bf16 N=256K on an H200: 72% -> 79% of
      * the copy bandwidth with it ahead; fp32 few long rows: 61% -> 57%). The scalar path's copies go
-     * through registers, and are made at the start of each row. */
+     * through registers, and are made at the start of each row. Copies stop at the row's read bound. */
     constexpr bool ahead = sizeof(hsm_pack<T, VEC>) == 16; /* where the copy is asynchronous */
     constexpr bool raw_ahead = ahead && sizeof(T) == 2;
-    for (int t = 0; ahead && g < a.rows && t < stiles; t++)
-        hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t, scol0 - hsm_line_lead<T, VEC>(x + g * a.x_stride),
-                                     staged, a.cols);
+    if (ahead && g < a.rows) {
+        const int64_t lim_g = row_ctx(g).lim;
+        for (int t = 0; t < stiles; t++)
+            hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t,
+                                         scol0 - hsm_line_lead<T, VEC>(x + g * a.x_stride), staged, lim_g);
+    }
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *xr = x + row * a.x_stride;
         T *yr = y + row * a.y_stride;
         const int more = ahead && row + ngroups < a.rows;
         const T *xn = x + (more ? row + ngroups : row) * a.x_stride;
+        const hsm_row_ctx rc = row_ctx(row);
         /* The group lays each row out from the line that holds its start (hsm_line_lead): this row's
          * columns at c0 and s0 instead of col0 and scol0, the next row's at s0n. The plan leaves room
          * for the lead where rows can start off a line. */
@@ -234,9 +297,9 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         if constexpr (ahead)
             ntiles = streamed_tiles(rest + lead);
         for (int t = 0; !ahead && t < stiles; t++)
-            hsm_stage_tile_issue<T, VEC>(stage, xr, t, s0, staged, a.cols);
+            hsm_stage_tile_issue<T, VEC>(stage, xr, t, s0, staged, rc.lim);
         if (!raw_ahead || row == g)
-            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xr, c0, a.cols);
+            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xr, c0, rc.lim);
         /* Held as words until converted, for the reason hsm_stage_tile_fold gives. */
         static_assert(sizeof(raw) % 4 == 0, "a register chunk of whole words");
         uint32_t rw[sizeof(raw) / 4];
@@ -244,32 +307,57 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         float om = HSM_NEG_INF, os = 0.0f;
         for (int t = 0; t < stiles; t++) {
             hsm_copy_async_wait_pending(stiles - 1 - t);
-            hsm_stage_tile_fold<T, VEC>(stage, t, s0, staged, a.cols, om, os);
+            /* Where u = x over the whole row (no mask, no causal bound), the plain fold serves the
+             * forward with options too, its exponent multiplier sigma * log2(e). */
+            if (F && (a.op.mask != HSM_MK_NONE || rc.lim < a.cols))
+                hsm_stage_tile_fold_fwd<T, VEC>(a, rc, stage, t, s0, staged, ek, om, os);
+            else
+                hsm_stage_tile_fold<T, VEC>(stage, t, s0, staged, a.cols, om, os, ek);
         }
         for (int64_t t = 0; t < ntiles; t++) {
             const int64_t t0 = resident + (t * k + j) * tile - lead;
-            const float wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
-            hsm_online_fold<U>(w, wmax, om, os);
+            float wmax;
+            if constexpr (F)
+                wmax = hsm_fwd_chunk_load<T, VEC, U>(a, rc, xr, t0, threadIdx.x, blockDim.x, w);
+            else
+                wmax = hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
+            hsm_online_fold<U>(w, wmax, om, os, ek);
         }
-        const float lm = hsm_words_max<T, (int)sizeof(rw) / 4>(rw);
+        float lm;
+        if constexpr (F) {
+            /* u of the register chunk, with the row's mask. */
+            hsm_pack<T, VEC> rp[C / VEC];
+            __builtin_memcpy(rp, rw, sizeof rp);
+            lm = hsm_fwd_conv_chunk<T, VEC, C / VEC>(a, rc, rp, c0, threadIdx.x, blockDim.x, v);
+        } else {
+            lm = hsm_words_max<T, (int)sizeof(rw) / 4>(rw);
 #pragma unroll
-        for (int i = 0; i < C; i++)
-            v[i] = hsm_word_elem<T>(rw, i);
+            for (int i = 0; i < C; i++)
+                v[i] = hsm_word_elem<T>(rw, i);
+        }
 
-        /* This block's (max, sum); a chunk of only -inf gives (-inf, 0) rather than NaN. */
+        /* This block's (max, sum); a chunk of only -inf gives (-inf, 0) rather than NaN. Log-softmax
+         * keeps u in v for its output; softmax keeps the exponentials. */
         const float bm = hsm_block_max(hsm_max(lm, om), red_max);
         const float shift = bm == HSM_NEG_INF ? 0.0f : bm;
-        float ls = os * hsm_rescale(om, shift);
+        float ls = os * hsm_rescale_k(om, shift, ek);
+        if (F && a.op.log) {
 #pragma unroll
-        for (int i = 0; i < C; i++) {
-            v[i] = hsm_exp(v[i], shift);
-            ls += v[i];
+            for (int i = 0; i < C; i++)
+                ls += hsm_exp2((v[i] - shift) * ek);
+        } else {
+#pragma unroll
+            for (int i = 0; i < C; i++) {
+                v[i] = hsm_exp2((v[i] - shift) * ek);
+                ls += v[i];
+            }
         }
         const float bs = hsm_block_sum(ls, red_sum);
         /* A group of one block (a row that fits one block's registers and shared memory) needs no
-         * exchange: its (max, sum) is the row's. */
+         * exchange: its (max, sum) is the row's; nor does a row whose statistics are given. */
         float mx = bm, sum = bs;
-        if (k > 1) {
+        const bool given = F && a.op.stats_in != NULL;
+        if (k > 1 && !given) {
             volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
             if (threadIdx.x == 0) {
                 mine[0] = bm;
@@ -277,40 +365,177 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             }
             hsm_group_barrier(bar, (unsigned)k);
             hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
-                              red_sum, &mx, &sum);
+                              red_sum, &mx, &sum, ek);
         }
 
-        hsm_chunk_store<T, VEC, C>(yr, c0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
+        hsm_epi e;
+        void *yrow = NULL;
+        if constexpr (F) {
+            if (given) {
+                e = hsm_epi_given(a, row);
+            } else {
+                e = hsm_epi_begin(a, mx);
+                hsm_epi_end(a, e, mx, sum, row, j == 0 && threadIdx.x == 0);
+            }
+            yrow = hsm_out_row(a, row);
+            /* The register chunk's exponentials were taken from this block's max. */
+            hsm_epi eb = e;
+            eb.inv *= hsm_rescale_k(bm, e.m, ek);
+            if (!a.op.no_out)
+                hsm_fwd_chunk_store<VEC, C>(a, yrow, c0, threadIdx.x, blockDim.x, v, a.op.log ? e : eb);
+        } else {
+            hsm_chunk_store<T, VEC, C>(yr, c0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
+        }
         const int lead_n = hsm_line_lead<T, VEC>(xn);
         if (raw_ahead && more)
-            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xn, col0 - lead_n, a.cols);
+            hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xn, col0 - lead_n, more ? row_ctx(row + ngroups).lim : a.cols);
         const int64_t s0n = scol0 - lead_n;
+        const int64_t lim_n = more ? row_ctx(row + ngroups).lim : a.cols;
         const float inv = 1.0f / sum;
         for (int t = 0; t < stiles; t++) {
 #pragma unroll
             for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
                 const int p = t * HSM_SPLIT_STAGE_PACKS + q;
                 const int64_t col = hsm_staged_col(s0, p, staged, a.cols, VEC);
-                if (col >= 0) {
+                if (col >= 0 && !(F && a.op.no_out)) {
                     const hsm_pack<T, VEC> pk = stage[p * blockDim.x + threadIdx.x];
-                    float f[VEC];
+                    if constexpr (F) {
+                        float u[VEC];
+                        if (col < rc.lim) {
+                            hsm_fwd_conv<T, VEC>(a, rc, pk, col, u);
+                        } else {
 #pragma unroll
-                    for (int i = 0; i < VEC; i++)
-                        f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
-                    hsm_store<T, VEC>(yr + col, f, inv);
+                            for (int i = 0; i < VEC; i++)
+                                u[i] = HSM_NEG_INF;
+                        }
+                        if (a.op.log)
+                            hsm_fwd_store_pack<VEC, HSM_FROM_U_LOG>(a, yrow, col, u, e);
+                        else
+                            hsm_fwd_store_pack<VEC, HSM_FROM_U_SOFTMAX>(a, yrow, col, u, e);
+                    } else {
+                        float f[VEC];
+#pragma unroll
+                        for (int i = 0; i < VEC; i++)
+                            f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
+                        hsm_store<T, VEC>(yr + col, f, inv);
+                    }
                 }
             }
             /* Each thread copies into only the slots it read itself, just above: no block barrier. */
             if (more)
-                hsm_stage_tile_issue<T, VEC>(stage, xn, t, s0n, staged, a.cols);
+                hsm_stage_tile_issue<T, VEC>(stage, xn, t, s0n, staged, lim_n);
+        }
+        for (int64_t t = F && a.op.no_out ? -1 : ntiles - 1; t >= 0; t--) {
+            const int64_t t0 = resident + (t * k + j) * tile - lead;
+            if constexpr (F) {
+                hsm_fwd_chunk_load<T, VEC, U>(a, rc, xr, t0, threadIdx.x, blockDim.x, w);
+                hsm_fwd_chunk_store<VEC, U, true>(a, yrow, t0, threadIdx.x, blockDim.x, w, e);
+            } else {
+                hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
+#pragma unroll
+                for (int i = 0; i < U; i++)
+                    w[i] = hsm_exp(w[i], mx);
+                hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, inv);
+            }
+        }
+    }
+}
+
+/* The backward over a group of co-resident blocks: each block holds y and dy of its part of the row,
+ * `chunk` columns in registers and `staged` accesses per thread in shared memory (as fp32, 8 bytes a
+ * column, whatever the dtypes), sums dy * y (softmax) or dy (log-softmax) over it, and the group
+ * exchanges one partial sum per block; columns past what the group holds are read twice. */
+template <typename T, int VEC, int C, bool F>
+__device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
+{
+    constexpr int SP = HSM_SPLIT_BWD_STAGE; /* accesses per staging step (of each tensor) */
+    constexpr int U = VEC;                  /* streamed columns per thread per step (of each tensor) */
+    /* Block sums alternate between red[0] and red[1] from row to row; the group's combine has red[2]:
+     * its last reads and the next row's first writes have no barrier between them. */
+    __shared__ float red[3][HSM_MAX_WARPS];
+    extern __shared__ __align__(16) unsigned char hsm_split_stage_mem[];
+    float *sy = reinterpret_cast<float *>(hsm_split_stage_mem);
+    const int k = a.blocks_per_row;
+    const int64_t ngroups = gridDim.x / k;
+    const int64_t g = blockIdx.x / k;
+    const int j = blockIdx.x % k;
+    if (g >= ngroups)
+        return;
+    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
+    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
+    const T *y = (const T *)a.x;
+    const int64_t chunk = (int64_t)blockDim.x * C;
+    const int staged = a.staged;
+    const int stiles = (staged + SP - 1) / SP;
+    const int64_t saccess = (int64_t)blockDim.x * VEC;  /* columns of one staged access of every thread */
+    float *sd = sy + (size_t)staged * saccess;            /* dy after y */
+    const int64_t span = chunk + staged * saccess;
+    const int64_t col0 = j * span, scol0 = col0 + chunk, send = scol0 + staged * saccess;
+    const int64_t resident = span * k;
+    const int64_t tile = (int64_t)blockDim.x * U;
+    const int64_t rest = a.cols - resident - j * tile;
+    const int64_t ntiles = rest > 0 ? (rest + k * tile - 1) / (k * tile) : 0;
+    float yv[C], dv[C], ty[SP * VEC], td[SP * VEC], wy[U], wd[U];
+    int parity = 0;
+    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
+        const T *yr = y + row * a.x_stride;
+        const void *dr = hsm_in2_row(a, row);
+        const int64_t bound = send < a.cols ? send : a.cols; /* this block's staged columns end here */
+        float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, a.cols, threadIdx.x, blockDim.x, yv, dv);
+        for (int t = 0; t < stiles; t++) {
+            const int64_t c = scol0 + (int64_t)t * SP * saccess;
+            ls += hsm_bwd_chunk_load<T, VEC, SP * VEC>(a, yr, dr, c, bound, threadIdx.x, blockDim.x, ty, td);
+            /* Each thread keeps its own accesses (it alone reads them back), value i of access p at
+             * (p * VEC + i) * blockDim.x + threadIdx.x: consecutive threads, consecutive words, no bank
+             * conflict (a thread's VEC values side by side were 8-way conflicts for 16-bit rows). */
+#pragma unroll
+            for (int q = 0; q < SP; q++)
+#pragma unroll
+                for (int i = 0; i < VEC; i++) {
+                    const size_t at = ((size_t)(t * SP + q) * VEC + i) * blockDim.x + threadIdx.x;
+                    if (t * SP + q < staged) {
+                        sy[at] = ty[q * VEC + i];
+                        sd[at] = td[q * VEC + i];
+                    }
+                }
+        }
+        for (int64_t t = 0; t < ntiles; t++)
+            ls += hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, resident + (t * k + j) * tile, a.cols, threadIdx.x,
+                                                blockDim.x, wy, wd);
+        const bool given = a.op.stats_in != NULL;
+        float sum = given ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
+        if (k > 1 && !given) {
+            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
+            if (threadIdx.x == 0) {
+                mine[0] = 0.0f;
+                mine[1] = sum;
+            }
+            hsm_group_barrier(bar, (unsigned)k);
+            sum = hsm_split_sum((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red[2]);
+        }
+        if (a.op.no_out) {
+            if (j == 0 && threadIdx.x == 0)
+                hsm_bwd_stats(a, sum, row);
+            continue;
+        }
+        void *xrow = hsm_out_row(a, row);
+        hsm_bwd_chunk_store<VEC, C>(a, xrow, col0, a.cols, threadIdx.x, blockDim.x, yv, dv, sum);
+        for (int t = 0; t < stiles; t++) {
+#pragma unroll
+            for (int q = 0; q < SP; q++)
+#pragma unroll
+                for (int i = 0; i < VEC; i++) {
+                    const size_t at = ((size_t)(t * SP + q) * VEC + i) * blockDim.x + threadIdx.x;
+                    ty[q * VEC + i] = t * SP + q < staged ? sy[at] : 0.0f;
+                    td[q * VEC + i] = t * SP + q < staged ? sd[at] : 0.0f;
+                }
+            hsm_bwd_chunk_store<VEC, SP * VEC>(a, xrow, scol0 + (int64_t)t * SP * saccess, bound, threadIdx.x,
+                                               blockDim.x, ty, td, sum);
         }
         for (int64_t t = ntiles - 1; t >= 0; t--) {
-            const int64_t t0 = resident + (t * k + j) * tile - lead;
-            hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
-#pragma unroll
-            for (int i = 0; i < U; i++)
-                w[i] = hsm_exp(w[i], mx);
-            hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, inv);
+            const int64_t t0 = resident + (t * k + j) * tile;
+            hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, t0, a.cols, threadIdx.x, blockDim.x, wy, wd);
+            hsm_bwd_chunk_store<VEC, U>(a, xrow, t0, a.cols, threadIdx.x, blockDim.x, wy, wd, sum);
         }
     }
 }
@@ -325,13 +550,15 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
 
 /* Register budget: blocks of up to BOUND threads, at least MINB of them per SM/CU (256-thread
  * kernels: 2, so at most 128 registers and 16 warps resident for latency hiding). */
-#define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB)                                                \
+#define HSM_SPLIT_KERNEL_B(NAME, T, VEC, C, BOUND, MINB, BODY, F)                                     \
     extern "C" __global__ void __launch_bounds__(BOUND, MINB) NAME(hsm_args a)                        \
     {                                                                                                 \
-        hsm_split_body<T, VEC, C>(a);                                                                 \
+        BODY<T, VEC, C, F>(a);                                                                        \
     }
-#define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND)                                                      \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, DT, VEC, C, BOUND, hsm_split_launch}
+#define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB) HSM_SPLIT_KERNEL_B(NAME, T, VEC, C, BOUND, MINB, hsm_split_body, false)
+#define HSM_SPLIT_ENTRY_K(NAME, KOP, DT, VEC, C, BOUND)                                               \
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch}
+#define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C, BOUND)
 
 /* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each), and
  * 56 in blocks of up to 256 (128 registers: more of the row per block, so fewer blocks share a row and
@@ -347,14 +574,43 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
         HSM_SPLIT_ENTRY(hsm_split_##SFX##_sw, DT, 1, 24, 256),                                        \
         HSM_SPLIT_ENTRY(hsm_split_##SFX##_vw, DT, VEC, 56, 256)
 
+/* The forward with options (_fwd): smaller register chunks than the plain ones (the options' code
+ * paths spill beside a full one: 16 fp32 values or 8 16-bit ones in the 1024-thread kernel), more in
+ * shared memory. The backward (_bwd) holds y and dy: half the values
+ * per thread in registers, its shared memory 8 bytes a column. */
+#define HSM_SPLIT_OP_SET(SFX, T, VEC)                                                                 \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_s_fwd, T, 1, 8, 1024, 1, hsm_split_body, true)               \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_v_fwd, T, VEC, 64 / VEC, 1024, 1, hsm_split_body, true)         \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_sw_fwd, T, 1, 16, 256, 2, hsm_split_body, true)              \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_vw_fwd, T, VEC, 40, 256, 2, hsm_split_body, true)            \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_s_bwd, T, 1, 6, 1024, 1, hsm_split_bwd_body, true)           \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_v_bwd, T, VEC, 8, 1024, 1, hsm_split_bwd_body, true)         \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_sw_bwd, T, 1, 12, 256, 2, hsm_split_bwd_body, true)          \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_vw_bwd, T, VEC, 24, 256, 2, hsm_split_bwd_body, true)
+#define HSM_SPLIT_OP_SET_ENTRIES(SFX, DT, VEC)                                                        \
+    HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_s_fwd, HSM_KOP_FWD, DT, 1, 8, 1024),                          \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_v_fwd, HSM_KOP_FWD, DT, VEC, 64 / VEC, 1024),                 \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_sw_fwd, HSM_KOP_FWD, DT, 1, 16, 256),                     \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_vw_fwd, HSM_KOP_FWD, DT, VEC, 40, 256),                   \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_s_bwd, HSM_KOP_BWD, DT, 1, 6, 1024),                      \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_v_bwd, HSM_KOP_BWD, DT, VEC, 8, 1024),                    \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_sw_bwd, HSM_KOP_BWD, DT, 1, 12, 256),                     \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_vw_bwd, HSM_KOP_BWD, DT, VEC, 24, 256)
+
 HSM_SPLIT_SET(f32, float, HSM_F32, 4)
 HSM_SPLIT_SET(f16, hsm_f16, HSM_F16, 8)
 HSM_SPLIT_SET(bf16, hsm_bf16, HSM_BF16, 8)
+HSM_SPLIT_OP_SET(f32, float, 4)
+HSM_SPLIT_OP_SET(f16, hsm_f16, 8)
+HSM_SPLIT_OP_SET(bf16, hsm_bf16, 8)
 
 static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
     HSM_SPLIT_SET_ENTRIES(f16, HSM_F16, 8),
     HSM_SPLIT_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_SPLIT_OP_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_SPLIT_OP_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_SPLIT_OP_SET_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)

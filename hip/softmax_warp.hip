@@ -1,28 +1,40 @@
 /* softmax_warp.hip: the tiny-row family. A group of `group_width` lanes (a power of two up to the warp
  * size) holds one row in registers, C elements per lane, so a warp serves several rows at once and no
- * block barrier is needed. Reads each element once and writes it once. */
-#include "softmax_common.h"
+ * block barrier is needed. Reads each element once and writes it once. Three bodies: the plain
+ * forward, the forward with every option (softmax_ops.h), the backward (y and dy held, 2C values). */
+#include "softmax_ops.h"
 
 #define HSM_WARP_BLOCK 128
+
+/* How a group walks its rows. The loop bound is the first group of the warp, so all lanes of a warp
+ * run the same iterations and every shuffle has all its lanes; groups past the last row only skip
+ * their loads and stores: for (base = first; base < rows; base += step), row = base + offset. */
+struct hsm_warp_walk {
+    int64_t first, step, offset;
+};
+__device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
+{
+    const int64_t groups_per_block = blockDim.x / W;
+    const int64_t group = (int64_t)blockIdx.x * groups_per_block + threadIdx.x / W;
+    hsm_warp_walk w;
+    w.first = (int64_t)blockIdx.x * groups_per_block + (threadIdx.x / HSM_WARP_SIZE) * (HSM_WARP_SIZE / W);
+    w.step = (int64_t)gridDim.x * groups_per_block;
+    w.offset = group - w.first;
+    return w;
+}
 
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
 {
     const int W = a.group_width;
     const int lane = threadIdx.x % W;
-    const int64_t groups_per_block = blockDim.x / W;
-    const int64_t ngroups = (int64_t)gridDim.x * groups_per_block;
-    const int64_t group = (int64_t)blockIdx.x * groups_per_block + threadIdx.x / W;
-    /* The loop bound is the first group of the warp, so all lanes of a warp run the same iterations
-     * and every shuffle has all its lanes; groups past the last row only skip their loads and stores. */
-    const int64_t warp_first =
-        (int64_t)blockIdx.x * groups_per_block + (threadIdx.x / HSM_WARP_SIZE) * (HSM_WARP_SIZE / W);
+    const hsm_warp_walk w = hsm_warp_walk_of(W);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     float v[C];
 
-    for (int64_t base = warp_first; base < a.rows; base += ngroups) {
-        const int64_t row = base + (group - warp_first);
+    for (int64_t base = w.first; base < a.rows; base += w.step) {
+        const int64_t row = base + w.offset;
         const bool live = row < a.rows;
         const T *xr = x + (live ? row : 0) * a.x_stride;
         const float m = hsm_warp_max(hsm_chunk_load<T, VEC, C>(xr, 0, live ? a.cols : 0, lane, W, v), W);
@@ -39,45 +51,103 @@ __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
     }
 }
 
-#define HSM_WARP_KERNEL(NAME, T, VEC, C)                                                              \
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_warp_fwd_body(const hsm_args a)
+{
+    const int W = a.group_width;
+    const int lane = threadIdx.x % W;
+    const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const T *x = (const T *)a.x;
+    float v[C];
+    for (int64_t base = w.first; base < a.rows; base += w.step) {
+        const int64_t row = base + w.offset;
+        const bool live = row < a.rows;
+        const int64_t r0 = live ? row : 0;
+        hsm_row_ctx rc = hsm_fwd_row(a, r0);
+        if (!live)
+            rc.lim = 0;
+        const float mraw = hsm_warp_max(hsm_fwd_chunk_load<T, VEC, C>(a, rc, x + r0 * a.x_stride, 0, lane, W, v), W);
+        const bool given = a.op.stats_in != NULL; /* as in hsm_row_fwd_body */
+        hsm_epi e = given ? hsm_epi_given(a, r0) : hsm_epi_begin(a, mraw);
+        const float ts = a.op.causal ? hsm_fwd_sum_causal<VEC, C>(a, v, e, 0, rc.lim, lane, W, 0) : hsm_fwd_sum<C>(a, v, e);
+        const float s = hsm_warp_sum(ts, W);
+        if (!given)
+            hsm_epi_end(a, e, mraw, s, row, live && lane == 0);
+        if (live && !a.op.no_out)
+            hsm_fwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), 0, lane, W, v, e);
+    }
+}
+
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
+{
+    const int W = a.group_width;
+    const int lane = threadIdx.x % W;
+    const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const T *y = (const T *)a.x;
+    float yv[C], dv[C];
+    for (int64_t base = w.first; base < a.rows; base += w.step) {
+        const int64_t row = base + w.offset;
+        const bool live = row < a.rows;
+        const int64_t r0 = live ? row : 0;
+        const float ls = hsm_bwd_chunk_load<T, VEC, C>(a, y + r0 * a.x_stride, hsm_in2_row(a, r0), 0,
+                                                       live ? a.cols : 0, lane, W, yv, dv);
+        const float s = a.op.stats_in != NULL ? hsm_bwd_given(a, r0) : hsm_warp_sum(ls, W);
+        if (live && a.op.no_out && lane == 0)
+            hsm_bwd_stats(a, s, row);
+        if (live && !a.op.no_out)
+            hsm_bwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), 0, a.cols, lane, W, yv, dv, s);
+    }
+}
+
+#define HSM_WARP_KERNEL(NAME, T, VEC, C, BODY)                                                        \
     extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
     {                                                                                                 \
-        hsm_warp_body<T, VEC, C>(a);                                                                  \
+        BODY<T, VEC, C>(a);                                                                           \
     }
-#define HSM_WARP_ENTRY(NAME, DT, VEC, C)                                                              \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain}
+#define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C)                                                         \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain}
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
- * elements; 32 fp32 values per lane is where register use starts to cost occupancy. */
-#define HSM_WARP_SET(SFX, T, DT, VEC)                                                                 \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s1, T, 1, 1)                                                     \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s2, T, 1, 2)                                                     \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s4, T, 1, 4)                                                     \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s8, T, 1, 8)                                                     \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s16, T, 1, 16)                                                   \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s32, T, 1, 32)                                                   \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1, T, VEC, VEC)                                                 \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2, T, VEC, 2 * VEC)                                             \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4, T, VEC, 4 * VEC)                                             \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8, T, VEC, 8 * VEC)
-#define HSM_WARP_SET_ENTRIES(SFX, DT, VEC)                                                            \
-    HSM_WARP_ENTRY(hsm_warp_##SFX##_s1, DT, 1, 1), HSM_WARP_ENTRY(hsm_warp_##SFX##_s2, DT, 1, 2),     \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_s4, DT, 1, 4), HSM_WARP_ENTRY(hsm_warp_##SFX##_s8, DT, 1, 8), \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_s16, DT, 1, 16),                                              \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_s32, DT, 1, 32),                                              \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v1, DT, VEC, VEC),                                            \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v2, DT, VEC, 2 * VEC),                                        \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v4, DT, VEC, 4 * VEC),                                        \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v8, DT, VEC, 8 * VEC)
+ * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
+ * plain (no suffix), forward with options (_fwd), backward (_bwd). */
+#define HSM_WARP_SET(SFX, KS, T, VEC, BODY)                                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s1##KS, T, 1, 1, BODY)                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s2##KS, T, 1, 2, BODY)                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s4##KS, T, 1, 4, BODY)                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s8##KS, T, 1, 8, BODY)                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s16##KS, T, 1, 16, BODY)                                         \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s32##KS, T, 1, 32, BODY)                                         \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY)                                       \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY)                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY)                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
+#define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
+    HSM_WARP_ENTRY(hsm_warp_##SFX##_s1##KS, KOP, DT, 1, 1), HSM_WARP_ENTRY(hsm_warp_##SFX##_s2##KS, KOP, DT, 1, 2), \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_s4##KS, KOP, DT, 1, 4),                                       \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_s8##KS, KOP, DT, 1, 8),                                       \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_s16##KS, KOP, DT, 1, 16),                                     \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_s32##KS, KOP, DT, 1, 32),                                     \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v1##KS, KOP, DT, VEC, VEC),                                   \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v2##KS, KOP, DT, VEC, 2 * VEC),                               \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v4##KS, KOP, DT, VEC, 4 * VEC),                               \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v8##KS, KOP, DT, VEC, 8 * VEC)
+#define HSM_WARP_ALL(SFX, T, VEC)                                                                     \
+    HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body)                                                        \
+    HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body)                                                \
+    HSM_WARP_SET(SFX, _bwd, T, VEC, hsm_warp_bwd_body)
+#define HSM_WARP_ALL_ENTRIES(SFX, DT, VEC)                                                            \
+    HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
+        HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
 
-HSM_WARP_SET(f32, float, HSM_F32, 4)
-HSM_WARP_SET(f16, hsm_f16, HSM_F16, 8)
-HSM_WARP_SET(bf16, hsm_bf16, HSM_BF16, 8)
+HSM_WARP_ALL(f32, float, 4)
+HSM_WARP_ALL(f16, hsm_f16, 8)
+HSM_WARP_ALL(bf16, hsm_bf16, 8)
 
 static const hsm_kernel hsm_warp_table[] = {
-    HSM_WARP_SET_ENTRIES(f32, HSM_F32, 4),
-    HSM_WARP_SET_ENTRIES(f16, HSM_F16, 8),
-    HSM_WARP_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
+    HSM_WARP_ALL_ENTRIES(f16, HSM_F16, 8),
+    HSM_WARP_ALL_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)

@@ -44,10 +44,8 @@ static hipsoftmax_status read_properties(struct hipsoftmax_context *h, int devic
     HSM_FORWARD_IF_ERROR(from_hip(hipGetDeviceProperties(&prop, device)));
     hsm_prop_target(&prop, h->target, sizeof h->target);
     arch_device d;
-    if (arch_target_lookup(h->target, 0, &d) != ARCH_OK) {
-        memset(&d, 0, sizeof d);
-        snprintf(d.name, sizeof d.name, "%.31s", h->target);
-    }
+    /* A GPU whose target the occupancy model does not know cannot be planned for. */
+    HSM_RETURN_IF(arch_target_lookup(h->target, 0, &d) != ARCH_OK, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     d.num_cus = prop.multiProcessorCount;
     d.warp_size = prop.warpSize;
     d.max_threads_per_cu = prop.maxThreadsPerMultiProcessor;
@@ -86,7 +84,11 @@ hipsoftmax_status hsm_device_open(struct hipsoftmax_context *h, int device)
         const size_t bytes = hsm_split_workspace_bytes(h->workspace_grid);
         st = from_hip(hipMalloc(&h->workspace, bytes));
         if (st == HIPSOFTMAX_STATUS_SUCCESS) {
-            st = from_hip(hipMemset(h->workspace, 0, bytes));
+            /* Zeroed and waited for here: the caller's first launch may be on a stream that is not
+             * ordered after the default stream (a non-blocking one). */
+            st = from_hip(hipMemsetAsync(h->workspace, 0, bytes, NULL));
+            if (st == HIPSOFTMAX_STATUS_SUCCESS)
+                st = from_hip(hipStreamSynchronize(NULL));
             if (st != HIPSOFTMAX_STATUS_SUCCESS) {
                 (void)hipFree(h->workspace);
                 h->workspace = NULL;
@@ -113,10 +115,16 @@ void hsm_device_close(struct hipsoftmax_context *h)
     h->workspace = NULL;
 }
 
-hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *static_smem)
+/* On the handle's device: a kernel's attributes can differ between the GPUs of a mixed host. */
+hipsoftmax_status hsm_device_func_attributes(struct hipsoftmax_context *h, const void *func, int *regs,
+                                             int *static_smem)
 {
+    int prev = h->device;
+    HSM_FORWARD_IF_ERROR(enter_device(h->device, &prev));
     hipFuncAttributes attr;
-    HSM_FORWARD_IF_ERROR(from_hip(hipFuncGetAttributes(&attr, func)));
+    const hipsoftmax_status st = from_hip(hipFuncGetAttributes(&attr, func));
+    leave_device(h->device, prev);
+    HSM_FORWARD_IF_ERROR(st);
     *regs = attr.numRegs;
     *static_smem = (int)attr.sharedSizeBytes;
     return HIPSOFTMAX_STATUS_SUCCESS;
@@ -137,16 +145,81 @@ hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void
     return st;
 }
 
-hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const void *x, void *y,
-                                    const hipsoftmax_problem *p)
+/* n / d as hsm_div computes it: the smallest shift with 2^shift >= d, and the multiplier
+ * floor(2^32 * (2^shift - d) / d) + 1 (Granlund and Montgomery), exact for every n < 2^32. */
+static hsm_fastdiv fastdiv(uint32_t d)
 {
+    hsm_fastdiv f;
+    f.d = d;
+    f.shift = 0;
+    while (f.shift < 32 && ((uint64_t)1 << f.shift) < d)
+        f.shift++;
+    f.mul = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << f.shift) - d)) / d + 1);
+    return f;
+}
+
+/* The kernels' options for a call (forward and backward kernels read them; plain ones ignore them). */
+static void op_args(const hsm_call *call, hsm_op_args *o)
+{
+    const hipsoftmax_problem *p = &call->p;
+    const int bwd = hsm_op_is_backward(call->op);
+    memset(o, 0, sizeof *o);
+    o->out_dtype = hsm_dtype_of(bwd ? p->x_dtype : p->y_dtype);
+    o->in2_dtype = hsm_dtype_of(p->dy_dtype);
+    o->log = p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+    o->safe = (p->flags & HIPSOFTMAX_FLAG_SAFE_ROWS) != 0;
+    o->scale = p->scale;
+    o->alpha = p->alpha;
+    o->beta = p->beta;
+    o->blend = p->alpha != 1.0f || p->beta != 0.0f;
+    o->stats = p->stats;
+    o->no_out = hsm_op_stats_only(call->op);
+    o->stats_in = p->stats_in;
+    o->stats_shards = p->stats_in_shards > 0 ? p->stats_in_shards : 1;
+    const int64_t records = p->rows * (p->mode == HIPSOFTMAX_MODE_CHANNEL ? p->inner : 1);
+    o->stats_stride = p->stats_in_shard_stride > 0 ? p->stats_in_shard_stride : HIPSOFTMAX_STATS_FLOATS * records;
+    o->queries = p->queries;
+    o->heads = p->heads;
+    /* Row indices and (row / queries) fit 32 bits: the divisions are a multiply and a shift. */
+    o->div32 = p->rows <= (int64_t)UINT32_MAX && p->queries <= (int64_t)UINT32_MAX && p->heads <= (int64_t)UINT32_MAX;
+    if (o->div32) {
+        o->q_div = fastdiv((uint32_t)p->queries);
+        o->h_div = fastdiv((uint32_t)p->heads);
+    }
+    if (bwd)
+        return;
+    const int tensor_mask = p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL;
+    o->causal = p->mask == HIPSOFTMAX_MASK_CAUSAL;
+    o->causal_offset = p->causal_offset;
+    /* Without a mask tensor the scale joins the exponent (u = x); with one, u = scale * x + mask. */
+    o->sigma = tensor_mask ? 1.0f : p->scale;
+    if (tensor_mask) {
+        o->mask = p->mask == HIPSOFTMAX_MASK_BOOL        ? HSM_MK_BOOL
+                  : p->mask_dtype == HIPSOFTMAX_DTYPE_F16 ? HSM_MK_ADD_F16
+                  : p->mask_dtype == HIPSOFTMAX_DTYPE_BF16 ? HSM_MK_ADD_BF16
+                                                           : HSM_MK_ADD_F32;
+        o->mask_ptr = p->mask_ptr;
+        /* A dimension of one is shared: its stride is 0 to the kernels. */
+        o->mask_row_stride = p->mask_rows == 1 ? 0 : p->mask_row_stride;
+        o->mask_batch_stride = p->mask_batches == 1 ? 0 : p->mask_batch_stride;
+    }
+}
+
+hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const hsm_call *call)
+{
+    const hipsoftmax_problem *p = &call->p;
+    const int bwd = hsm_op_is_backward(call->op);
     hsm_launch a;
-    a.x = x;
-    a.y = y;
+    memset(&a, 0, sizeof a);
+    a.x = call->in0;
+    a.x2 = call->in1;
+    a.y = call->out;
     a.rows = p->rows;
     a.cols = p->cols;
-    a.x_stride = p->x_row_stride;
-    a.y_stride = p->y_row_stride;
+    a.x_stride = bwd ? p->y_row_stride : p->x_row_stride;
+    a.x2_stride = p->dy_row_stride;
+    a.y_stride = bwd ? p->x_row_stride : p->y_row_stride;
+    op_args(call, &a.op);
     a.grid = plan->grid;
     a.block = plan->block;
     a.smem_bytes = plan->smem_bytes;

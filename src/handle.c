@@ -126,12 +126,18 @@ hipsoftmax_status hipsoftmax_kernel_count(hipsoftmax_handle h, size_t *count)
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-hipsoftmax_status hipsoftmax_get_kernel_info(hipsoftmax_handle h, size_t index, hipsoftmax_kernel_info *info)
+/* The fields of hipsoftmax_kernel_info every caller has: up to and including name. */
+#define HSM_KERNEL_INFO_MIN (offsetof(hipsoftmax_kernel_info, name) + sizeof(((hipsoftmax_kernel_info *)0)->name))
+
+hipsoftmax_status hipsoftmax_get_kernel_info(hipsoftmax_handle h, size_t index, hipsoftmax_kernel_info *out)
 {
     HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
-    HSM_RETURN_IF(info == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    HSM_RETURN_IF(out == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
+    HSM_RETURN_IF(out->struct_size < HSM_KERNEL_INFO_MIN || out->struct_size > HSM_MAX_STRUCT_SIZE,
+                  HIPSOFTMAX_STATUS_INVALID_VALUE);
     HSM_RETURN_IF(index >= h->n_kernels, HIPSOFTMAX_STATUS_INVALID_VALUE);
     const hsm_kernel_state *s = &h->kernels[index];
+    hipsoftmax_kernel_info full, *info = &full;
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", s->k->name);
     info->function = s->k->func;
@@ -147,7 +153,7 @@ hipsoftmax_status hipsoftmax_get_kernel_info(hipsoftmax_handle h, size_t index, 
         info->block_step = h->dev.warp_size; break;
     case HSM_FAMILY_SPLIT: info->min_block = 128; info->max_block = s->k->max_block; info->block_step = 128; break;
     }
-    return HIPSOFTMAX_STATUS_SUCCESS;
+    return hsm_struct_out(out, out->struct_size, info, sizeof *info, HSM_KERNEL_INFO_MIN);
 }
 
 hipsoftmax_status hipsoftmax_kernel_occupancy(hipsoftmax_handle h, size_t index, int block, int *blocks_per_cu)

@@ -37,6 +37,29 @@
 /* Internal "go on" value of validation helpers: never returned to callers. */
 #define HSM_CONTINUE ((hipsoftmax_status)-1)
 
+/* The largest struct_size any versioned struct may declare: far above every version's, small enough
+ * that reading that many bytes of a caller's struct is safe to promise. */
+#define HSM_MAX_STRUCT_SIZE 4096
+
+/* ---- a validated call ------------------------------------------------------------------------------ */
+/* The call: forward or backward, writing its output, or only the row statistics (sharded rows). */
+typedef enum hsm_op {
+    HSM_OP_FORWARD = 0,
+    HSM_OP_BACKWARD = 1,
+    HSM_OP_FORWARD_STATS = 2,
+    HSM_OP_BACKWARD_STATS = 3
+} hsm_op;
+static inline int hsm_op_is_backward(hsm_op op) { return op == HSM_OP_BACKWARD || op == HSM_OP_BACKWARD_STATS; }
+static inline int hsm_op_stats_only(hsm_op op) { return op == HSM_OP_FORWARD_STATS || op == HSM_OP_BACKWARD_STATS; }
+
+typedef struct hsm_call {
+    hipsoftmax_problem p;          /* the caller's problem, full struct of this version, defaults resolved */
+    hsm_op op;
+    const void *in0;               /* forward x, backward y (NULL when planning without pointers) */
+    const void *in1;               /* backward dy */
+    void *out;                     /* forward y, backward dx; NULL for the statistics alone */
+} hsm_call;
+
 /* ---- kernels as the handle knows them ------------------------------------------------------------ */
 typedef struct hsm_kernel_state {
     const hsm_kernel *k;
@@ -61,6 +84,8 @@ typedef struct hsm_plan_entry {
     int vec;
     int lead;                      /* room SPLIT leaves for rows off their line (plan.c) */
     int family;                    /* forced family at the time, or 0 */
+    int kop;                       /* hsm_kop of the kernels planned */
+    int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
     int64_t rows, cols;
     hipsoftmax_status status;
     hsm_plan plan;
@@ -81,26 +106,33 @@ struct hipsoftmax_context {
     hsm_plan_entry plans[HSM_PLAN_CACHE];
 };
 
-/* validate.c: the argument checks of hipsoftmax_forward/backward, in the documented order. Returns
- * HSM_CONTINUE when the call should go on, SUCCESS for an empty problem, or the failing status. */
-hipsoftmax_status hsm_validate(const hipsoftmax_problem *p, const void *x, const void *y);
+/* problem.c: reading a caller's versioned structs. */
+hipsoftmax_status hsm_problem_read(const hipsoftmax_problem *user, hipsoftmax_problem *out);
+hipsoftmax_status hsm_struct_out(void *caller, size_t caller_size, const void *full, size_t full_size,
+                                 size_t min_size);
+
+/* validate.c: the argument checks of hipsoftmax_forward/backward, in the documented order. ptrs:
+ * forward {x, y}, backward {y, dy, dx}, the statistics alone {x} or {y, dy}, or NULL to validate the
+ * problem alone (plans). Returns
+ * HSM_CONTINUE and fills *call when the call should go on, or the failing status. */
+hipsoftmax_status hsm_validate(const hipsoftmax_problem *user, hsm_op op, const void *const *ptrs, hsm_call *call);
 hsm_dtype hsm_dtype_of(hipsoftmax_dtype d);
 size_t hsm_dtype_size(hipsoftmax_dtype d);
 
 /* device.c: the vendor runtime, behind hsm_vendor.h. */
 hipsoftmax_status hsm_device_open(struct hipsoftmax_context *h, int device);
 void hsm_device_close(struct hipsoftmax_context *h);
-hipsoftmax_status hsm_device_func_attributes(const void *func, int *regs, int *static_smem);
+hipsoftmax_status hsm_device_func_attributes(struct hipsoftmax_context *h, const void *func, int *regs,
+                                             int *static_smem);
 hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void *func, size_t bytes);
-hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const void *x, void *y,
-                                    const hipsoftmax_problem *p);
+hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan *plan, const hsm_call *call);
 
 /* kernels.c: the kernel table with metadata read from the library's own code objects. */
 hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h);
 void hsm_kernels_free(struct hipsoftmax_context *h);
 
 /* plan.c */
-hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hipsoftmax_problem *p, const void *x,
-                               const void *y, hsm_plan *out);
+/* The plan of a validated call; call->in0/out NULL plans for 256-byte aligned, distinct buffers. */
+hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out);
 
 #endif /* HSM_INTERNAL_H_C41F08 */

@@ -12,27 +12,6 @@
 /* The library's own file is read whole; no build of it comes near this size. */
 #define HSM_MAX_SELF_BYTES ((size_t)1 << 30)
 
-static void *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    void *buf = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size > 0 && (size_t)size <= HSM_MAX_SELF_BYTES && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)size);
-        if (buf != NULL && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    *len = buf != NULL ? (size_t)size : 0;
-    return buf;
-}
-
 /* Parses the file this function lives in. Returns ARCH_OK and fills *img, or an error (the library
  * then falls back to the runtime's attributes). */
 static arch_status parse_self(arch_image *img)
@@ -41,20 +20,14 @@ static arch_status parse_self(arch_image *img)
     if (dladdr((void *)&hsm_kernels_load, &info) == 0 || info.dli_fname == NULL)
         return ARCH_ERR_NOT_FOUND;
     size_t len = 0;
-    void *bytes = read_file(info.dli_fname, &len);
-    if (bytes == NULL)
+    void *bytes = NULL;
+    arch_error err;
+    /* A regular file of bounded size, checked before it is read (arch_read_file). */
+    if (arch_read_file(info.dli_fname, HSM_MAX_SELF_BYTES, &bytes, &len, &err) != ARCH_OK)
         return ARCH_ERR_NOT_FOUND;
     const arch_status st = arch_image_parse(bytes, len, img);
     free(bytes);
     return st;
-}
-
-static void base_target(const char *target, char *out, size_t n)
-{
-    snprintf(out, n, "%s", target);
-    char *colon = strchr(out, ':');
-    if (colon != NULL)
-        *colon = '\0';
 }
 
 static size_t count_all(void)
@@ -87,21 +60,21 @@ hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h)
     }
     h->n_kernels = at;
 
-    char base[64];
-    base_target(h->target, base, sizeof base);
     arch_image img;
     memset(&img, 0, sizeof img);
     const int have_image = parse_self(&img) == ARCH_OK;
     for (size_t i = 0; i < h->n_kernels; i++) {
         hsm_kernel_state *s = &h->kernels[i];
-        const arch_kernel *m = have_image ? arch_image_find(&img, base, s->k->name) : NULL;
+        /* The code the runtime loads on this device (an sm_86 GPU runs sm_80 code), found with the one
+         * target-name normaliser that also names the device's model. */
+        const arch_kernel *m = have_image ? arch_image_find_for_device(&img, &h->dev, s->k->name) : NULL;
         if (m != NULL) {
             s->meta = *m;
             s->have_meta = 1;
             s->meta_from_code_object = 1;
         } else if (h->device >= 0) {
             int regs = 0, smem = 0;
-            if (hsm_device_func_attributes(s->k->func, &regs, &smem) == HIPSOFTMAX_STATUS_SUCCESS) {
+            if (hsm_device_func_attributes(h, s->k->func, &regs, &smem) == HIPSOFTMAX_STATUS_SUCCESS) {
                 memset(&s->meta, 0, sizeof s->meta);
                 snprintf(s->meta.name, sizeof s->meta.name, "%s", s->k->name);
                 s->meta.vendor = h->dev.vendor;
@@ -113,6 +86,12 @@ hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h)
         }
     }
     arch_image_free(&img);
+    /* A target this library has no kernels for (another vendor's, or a GPU it was not built for and
+     * cannot run): a handle would plan nothing. */
+    int usable = 0;
+    for (size_t i = 0; i < h->n_kernels; i++)
+        usable |= h->kernels[i].have_meta;
+    HSM_RETURN_IF(!usable, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     if (h->device >= 0) {
         for (size_t i = 0; i < h->n_kernels; i++) {
             const hsm_kernel_state *s = &h->kernels[i];

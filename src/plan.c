@@ -60,24 +60,43 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 
-/* Kernels of a family for dtype and vector width, in table order (ascending cols_per_thread). */
+/* What a plan is for: the kernel op, x's (backward: y's) dtype, the access width, and what the
+ * problem rules out. */
+typedef struct hsm_req {
+    hsm_kop kop;
+    hsm_dtype dt;
+    int vec;
+    int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
+                          read the mask again) */
+    int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
+} hsm_req;
+
+/* Whether a kernel holds 16-bit values as stored and converts them again for the output (ROW's
+ * packed kernels, chunks over 32). */
+static int holds_raw(const hsm_kernel *k)
+{
+    return k->family == HSM_FAMILY_ROW && k->dtype != HSM_F32 && k->cols_per_thread > 32;
+}
+
+/* Kernels of a family for the request, in table order (ascending cols_per_thread). */
 static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, const hsm_kernel_state *after,
-                                           hsm_family f, hsm_dtype dt, int vec)
+                                           hsm_family f, const hsm_req *q)
 {
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
-        if (s->k->family == f && s->k->dtype == dt && s->k->vec == vec && s->have_meta &&
+        if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec && s->have_meta &&
+            !(q->no_raw && holds_raw(s->k)) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
     return NULL;
 }
 
-static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, dt, vec); s != NULL;
-         s = next_kernel(h, s, HSM_FAMILY_WARP, dt, vec)) {
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_WARP, q)) {
         const int c = s->k->cols_per_thread;
         if ((int64_t)warp * c < cols)
             continue;
@@ -105,15 +124,15 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, hsm_dtype
  * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
  * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle
  * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
-static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
     const hsm_kernel_state *pick = NULL, *fallback = NULL, *fullest = NULL;
     int pick_block = 0, fallback_block = 0, fullest_block = 0;
     int64_t fullest_threads = 0;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
-         s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec)) {
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
         const int occ = block > s->k->max_block ? 0 : occupancy(h, s, (int)block);
         if (occ == 0)
@@ -155,11 +174,11 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, hsm_dtype 
 }
 
 /* Whether ROW holds a row of `cols` in one block. */
-static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t cols)
+static int row_fits(const struct hipsoftmax_context *h, const hsm_req *q, int64_t cols)
 {
     const hsm_kernel_state *best = NULL;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, dt, vec); s != NULL;
-         s = next_kernel(h, s, HSM_FAMILY_ROW, dt, vec))
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, q))
         if (best == NULL || s->k->cols_per_thread > best->k->cols_per_thread)
             best = s;
     return best != NULL && cols <= (int64_t)best->k->max_block * best->k->cols_per_thread;
@@ -170,16 +189,17 @@ static int row_fits(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, i
  * resident (smaller cache each), or take the largest cache (often one block per SM). Measured on an
  * H200 (fp32, M=4096): with half the row or more cached, more resident blocks won (N=32K: 78% vs 74%
  * of the copy bandwidth); with less, the larger cache did (N=64K: 78% vs 73%, N=128K: 76% vs 69%). */
-static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                      int64_t cols, hsm_plan *out)
 {
-    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, dt, vec);
+    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
     HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int block = s->k->max_block;
     const int64_t tile = (int64_t)block * s->k->cols_per_thread;
-    const int64_t tile_bytes = tile * elem_bytes(dt);
+    const int64_t tile_bytes = tile * elem_bytes(q->dt);
     const int64_t tiles = ceil_div(cols, tile);
-    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem
+    /* The backward caches nothing: it reads each tensor twice. */
+    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem && q->kop != HSM_KOP_BWD
                              ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
     /* Every resident block the registers allow, each with the cache that still fits beside them. */
     const int bpc = occupancy(h, s, block);
@@ -234,28 +254,33 @@ static int64_t split_stage_tiles(const struct hipsoftmax_context *h, const hsm_k
  * an H200 (bench/results/h200-2026-11-22.md): 128-thread blocks, 8 per SM, against 256-thread ones
  * with twice the registers: 6 points ahead before the group combine took one pass (M=32, N=1M fp32:
  * 55% vs 49% of the copy bandwidth), within 3% either way since. */
-static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                     int64_t cols, int lead, hsm_plan *out)
 {
     cols += lead; /* what a row can take, laid out from its line */
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int64_t es = elem_bytes(dt);
+    const int64_t es = q->stage_es, vec = q->vec;
     int64_t best_held = -1, best_grid = 0;
     int64_t best_rounds = 0;
     int best_whole = -1;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
-         s = next_kernel(h, s, HSM_FAMILY_SPLIT, dt, vec)) {
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {
         for (int block = s->k->max_block; block >= 128; block /= 2) {
             const int bpc = occupancy(h, s, block);
             if (bpc == 0)
                 continue;
-            const int64_t tile_bytes = (int64_t)block * HSM_SPLIT_STAGE_PACKS * vec * es;
+            /* Shared memory is given in tiles of HSM_SPLIT_STAGE_PACKS accesses (the forward copies and
+             * folds a tile at once); the backward stages access by access, and its columns take 8 bytes
+             * (y and dy as fp32), so whole tiles would leave most of its shared memory unused (bf16 at
+             * 64K columns: no tile fitted a 128-thread block, 64 blocks shared each row). */
+            const int64_t stage_packs = q->kop == HSM_KOP_BWD ? 1 : HSM_SPLIT_STAGE_PACKS;
+            const int64_t tile_bytes = (int64_t)block * stage_packs * vec * es;
             const int64_t most = split_stage_tiles(h, s, block, bpc, tile_bytes);
             const int64_t resident = (int64_t)h->dev.num_cus * bpc;
             const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
             const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
             for (int64_t tiles = 0;; tiles = most) {
-                int64_t staged = tiles * HSM_SPLIT_STAGE_PACKS;
+                int64_t staged = tiles * stage_packs;
                 int64_t span = chunk + staged * access;
                 int64_t k = min64(ceil_div(cols, span), g);
                 int64_t groups = min64(g / k, rows);
@@ -318,16 +343,16 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, hsm_dtyp
  * that a block's per-row reductions leave DRAM idle (plan_auto). Four blocks of 256 threads were
  * slower than two of 512 there (fp32 N=18432: 84.0-84.7% against 86.0-86.6%; bf16 N=40960: 77% against
  * 83%). */
-static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                            int64_t cols, int lead, int min_bpc, int more_blocks, hsm_plan *out)
 {
     cols += lead;
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int64_t es = elem_bytes(dt);
+    const int64_t es = q->stage_es, vec = q->vec;
     int64_t best_threads = 0;
     int best_bpc = 0;
-    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, dt, vec); s != NULL;
-         s = next_kernel(h, s, HSM_FAMILY_SPLIT, dt, vec)) {
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {
         for (int block = s->k->max_block; block >= 128; block /= 2) {
             const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
             const int64_t staged = cols > chunk ? ceil_div(cols - chunk, access) : 0;
@@ -354,39 +379,39 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, h
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, hsm_dtype dt, int vec, int64_t rows,
+static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, int lead, hsm_plan *out)
 {
-    if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
     if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS) &&
-        plan_split(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (row_fits(h, dt, vec, cols) && plan_row(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
+    if (row_fits(h, q, cols) && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
         /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them. */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
-        const int64_t alone = dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
-        if (occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(dt) < alone &&
-            plan_split_single(h, dt, vec, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
+        const int64_t alone = q->dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
+        if (occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
+            plan_split_single(h, q, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
             if ((int64_t)bpc * alt.block >= out->block)
                 *out = alt;
         }
         return HIPSOFTMAX_STATUS_SUCCESS;
     }
-    if (plan_split_single(h, dt, vec, rows, cols, lead, 1, dt != HSM_F32, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_split_single(h, q, rows, cols, lead, 1, q->dt != HSM_F32, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, dt, vec, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (cols >= HSM_SPLIT_MIN_COLS && plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (plan_online(h, dt, vec, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    return plan_warp(h, dt, vec, rows, cols, out);
+    return plan_warp(h, q, rows, cols, out);
 }
 
-static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, hsm_dtype dt,
-                                      int vec, int64_t rows, int64_t cols, int lead, hsm_plan *out)
+static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
+                                      int64_t rows, int64_t cols, int lead, hsm_plan *out)
 {
     if (h->forced_kernel[0] != '\0') {
         for (size_t i = 0; i < h->n_kernels; i++)
@@ -394,48 +419,114 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
                 family = (hipsoftmax_family)h->kernels[i].k->family;
     }
     switch (family) {
-    case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, dt, vec, rows, cols, out);
-    case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, dt, vec, rows, cols, out);
-    case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, dt, vec, rows, cols, out);
-    case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, dt, vec, rows, cols, lead, out);
+    case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, q, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, q, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, q, rows, cols, out);
+    case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, q, rows, cols, lead, out);
     case HIPSOFTMAX_FAMILY_AUTO: break;
     }
-    return plan_auto(h, dt, vec, rows, cols, lead, out);
+    return plan_auto(h, q, rows, cols, lead, out);
 }
 
-/* Preconditions: the problem passed hsm_validate. */
-hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hipsoftmax_problem *p, const void *x,
-                               const void *y, hsm_plan *out)
+/* Whether a call is the 0.1 forward: softmax over rows, one dtype, no option. */
+static int plain_forward(const hsm_call *c)
 {
-    const size_t es = hsm_dtype_size(p->x_dtype);
+    const hipsoftmax_problem *p = &c->p;
+    return c->op == HSM_OP_FORWARD && p->algorithm == HIPSOFTMAX_ALGO_SOFTMAX && p->mode == HIPSOFTMAX_MODE_ROW &&
+           p->mask == HIPSOFTMAX_MASK_NONE && p->y_dtype == p->x_dtype && p->scale == 1.0f && p->alpha == 1.0f &&
+           p->beta == 0.0f && p->flags == 0 && p->stats == NULL && p->stats_in == NULL;
+}
+
+/* Whether `stride` elements of `es` bytes make a multiple of `m` bytes, m a power of two. The product
+ * is taken modulo 2^64: unsigned wrap-around keeps its residue modulo any power of two, and a stride the
+ * call does not use (the output of a statistics-only call) may be any value without overflow. */
+static int bytes_multiple_of(int64_t stride, size_t es, uint64_t m)
+{
+    return (uint64_t)stride * (uint64_t)es % m == 0;
+}
+
+/* Whether rows of a tensor starting at `at` (bytes), `stride` elements of `es` bytes apart, all start
+ * on 16 bytes. */
+static int rows_on_16(uintptr_t at, int64_t rows, int64_t stride, size_t es)
+{
+    return at % 16 == 0 && (rows == 1 || bytes_multiple_of(stride, es, 16));
+}
+
+/* Whether every tensor of the call allows 16-byte accesses of the vector width v of its first input:
+ * each row start on 16 bytes (a wider or narrower element makes a wider or narrower pack, split into
+ * 16-byte pieces or read whole: hsm_get/hsm_put), and rows of whole accesses. Without pointers
+ * (plans), tensors are taken as allocated: 256-byte aligned. */
+static int vector_ok(const hsm_call *c, int v)
+{
+    const hipsoftmax_problem *p = &c->p;
+    const int bwd = hsm_op_is_backward(c->op);
+    /* The statistics alone have no output: its conditions hold trivially (256). */
+    const uintptr_t in0 = c->in0 != NULL ? (uintptr_t)c->in0 : 256, out = c->out != NULL ? (uintptr_t)c->out : 256;
+    const int64_t in0_stride = bwd ? p->y_row_stride : p->x_row_stride;
+    const int64_t out_stride = bwd ? p->x_row_stride : p->y_row_stride;
+    const size_t in0_es = hsm_dtype_size(bwd ? p->y_dtype : p->x_dtype);
+    const size_t out_es = hsm_dtype_size(bwd ? p->x_dtype : p->y_dtype);
+    if (p->cols % v != 0 || !rows_on_16(in0, p->rows, in0_stride, in0_es) ||
+        (!hsm_op_stats_only(c->op) && !rows_on_16(out, p->rows, out_stride, out_es)))
+        return 0;
+    if (bwd) {
+        const uintptr_t in1 = c->in1 != NULL ? (uintptr_t)c->in1 : 256;
+        return rows_on_16(in1, p->rows, p->dy_row_stride, hsm_dtype_size(p->dy_dtype));
+    }
+    if (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL) {
+        /* A mask pack is v elements of the mask: aligned to its size, at most 16 bytes. */
+        const int64_t mes = p->mask == HIPSOFTMAX_MASK_BOOL ? 1 : (int64_t)hsm_dtype_size(p->mask_dtype);
+        const int64_t need = v * mes < 16 ? v * mes : 16;
+        const uintptr_t m = c->in0 != NULL ? (uintptr_t)p->mask_ptr : 256;
+        return m % (uintptr_t)need == 0 &&
+               (p->mask_rows == 1 || bytes_multiple_of(p->mask_row_stride, (size_t)mes, (uint64_t)need)) &&
+               (p->mask_batches == 1 || bytes_multiple_of(p->mask_batch_stride, (size_t)mes, (uint64_t)need));
+    }
+    return 1;
+}
+
+/* Preconditions: the call passed hsm_validate. */
+hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
+{
+    const hipsoftmax_problem *p = &call->p;
+    const int bwd = hsm_op_is_backward(call->op);
+    hsm_req q;
+    q.kop = bwd ? HSM_KOP_BWD : plain_forward(call) ? HSM_KOP_PLAIN : HSM_KOP_FWD;
+    const hipsoftmax_dtype in0 = bwd ? p->y_dtype : p->x_dtype;
+    q.dt = hsm_dtype_of(in0);
+    const size_t es = hsm_dtype_size(in0);
     const int v = (int)(16 / es);
-    /* 16-byte accesses need 16-byte aligned rows and a row length that whole accesses cover. */
-    const int aligned = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0 && p->cols % v == 0 &&
-                        p->x_row_stride % v == 0 && p->y_row_stride % v == 0;
-    const int vec = aligned ? v : 1;
-    const hsm_dtype dt = hsm_dtype_of(p->x_dtype);
+    q.vec = vector_ok(call, v) ? v : 1;
+    q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
+    q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
-     * kernels), which takes up to a line less one access more room where rows can start off a line. */
-    const int on_line = (uintptr_t)x % HSM_LINE_BYTES == 0 &&
-                        (p->rows == 1 || (p->x_row_stride * (int64_t)es) % HSM_LINE_BYTES == 0);
-    const int lead = aligned && !on_line ? (int)((HSM_LINE_BYTES - 16) / es) : 0;
+     * kernels), which takes up to a line less one access more room where rows can start off a line.
+     * The backward lays rows out from their first column. */
+    const uintptr_t x = call->in0 != NULL ? (uintptr_t)call->in0 : 256;
+    const int64_t in0_stride = bwd ? p->y_row_stride : p->x_row_stride;
+    const int on_line = x % HSM_LINE_BYTES == 0 &&
+                        (p->rows == 1 || bytes_multiple_of(in0_stride, es, HSM_LINE_BYTES));
+    const int lead = q.vec > 1 && !on_line && !bwd ? (int)((HSM_LINE_BYTES - 16) / es) : 0;
 
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
-                         (uint64_t)dt << 3 ^ (uint64_t)vec << 7 ^ (uint64_t)h->forced << 11 ^ (uint64_t)lead << 17;
+                         (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
+                         (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
-    if (e->valid && e->dtype == dt && e->vec == vec && e->lead == lead && e->family == (int)h->forced &&
-        e->rows == p->rows && e->cols == p->cols) {
+    if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->rows == p->rows && e->cols == p->cols) {
         *out = e->plan;
         return e->status;
     }
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
-    const hipsoftmax_status st = plan_compute(h, h->forced, dt, vec, p->rows, p->cols, lead, &plan);
+    const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, lead, &plan);
     e->valid = 1;
-    e->dtype = dt;
-    e->vec = vec;
+    e->dtype = q.dt;
+    e->vec = q.vec;
     e->lead = lead;
     e->family = (int)h->forced;
+    e->kop = q.kop;
+    e->no_raw = q.no_raw;
     e->rows = p->rows;
     e->cols = p->cols;
     e->status = st;

@@ -4,6 +4,7 @@ set(HSM_HOST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/handle.c
     ${CMAKE_CURRENT_LIST_DIR}/kernels.c
     ${CMAKE_CURRENT_LIST_DIR}/plan.c
+    ${CMAKE_CURRENT_LIST_DIR}/problem.c
     ${CMAKE_CURRENT_LIST_DIR}/softmax.c
     ${CMAKE_CURRENT_LIST_DIR}/status.c
     ${CMAKE_CURRENT_LIST_DIR}/validate.c)

@@ -21,7 +21,7 @@ int main(void)
     int failures = 0, from_code_object = 0, checks = 0;
     printf("%-22s %5s %5s %7s %7s  %s\n", "kernel", "regs", "(rt)", "smem", "(rt)", "blocks/CU model=runtime at block sizes");
     for (size_t i = 0; i < n; i++) {
-        hipsoftmax_kernel_info ki;
+        hipsoftmax_kernel_info ki = {.struct_size = sizeof ki};
         if (hipsoftmax_get_kernel_info(h, i, &ki) != HIPSOFTMAX_STATUS_SUCCESS)
             return 1;
         hipFuncAttributes attr;
@@ -60,7 +60,7 @@ int main(void)
         for (size_t di = 0; di < 3; di++) {
             hipsoftmax_problem p;
             hipsoftmax_problem_init(&p, dts[di], shapes[si][0], shapes[si][1]);
-            hipsoftmax_plan_info pi;
+            hipsoftmax_plan_info pi = {.struct_size = sizeof pi};
             if (hipsoftmax_get_plan(h, &p, &pi) != HIPSOFTMAX_STATUS_SUCCESS) {
                 fprintf(stderr, "%lldx%lld: no plan\n", shapes[si][0], shapes[si][1]);
                 failures++;
@@ -68,7 +68,7 @@ int main(void)
             }
             const void *func = NULL;
             for (size_t i = 0; i < n; i++) {
-                hipsoftmax_kernel_info ki;
+                hipsoftmax_kernel_info ki = {.struct_size = sizeof ki};
                 if (hipsoftmax_get_kernel_info(h, i, &ki) == HIPSOFTMAX_STATUS_SUCCESS && strcmp(ki.name, pi.kernel) == 0)
                     func = ki.function;
             }

@@ -104,7 +104,7 @@ static void run_case(hipsoftmax_handle h, test_dtype t, hipsoftmax_dtype dt, sha
     }
     if (verbose) {
         hipsoftmax_problem p;
-        hipsoftmax_plan_info info;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
         hipsoftmax_problem_init(&p, dt, s.rows, s.cols);
         p.x_row_stride = xs, p.y_row_stride = ys;
         if (hipsoftmax_get_plan(h, &p, &info) == HIPSOFTMAX_STATUS_SUCCESS)

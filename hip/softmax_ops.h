@@ -1,0 +1,683 @@
+/* softmax_ops.h: what forward and backward kernels do with each element, apart from how a family
+ * walks its rows: loads that fuse the scale and the masks, epilogues that write softmax or
+ * log-softmax in any output dtype with alpha/beta blending and safe rows, and the backward's loads
+ * and gradient. Private to hipsoftmax; included by the kernel sources only.
+ *
+ * The values a forward kernel holds are u, with z = sigma * u: without a mask tensor u = x and
+ * sigma = scale, so the scale costs nothing (it joins exp2's log2(e) multiplier, and the max of z is
+ * sigma times the max of u since scale > 0); with one, u = z = scale * x + mask as it is loaded and
+ * sigma = 1. A causal bound is a shorter row to read: columns past it are -inf and never loaded.
+ * Runtime options select among bodies compiled here (an output dtype, a mask dtype, softmax or log)
+ * by a switch taken once per row, the same way by every thread; no loop over elements branches.
+ * (The structure follows the load/store functors of OneFlow's softmax.cuh and the epilogues of
+ * PyTorch's SoftMax.cu, written for this project's families.)
+ */
+#ifndef HSM_SOFTMAX_OPS_H_6B1D52
+#define HSM_SOFTMAX_OPS_H_6B1D52
+
+#include "softmax_common.h"
+
+/* ---- any element type, any pack ---------------------------------------------------------------- */
+
+/* A uint8 mask element; as a float it is its value (0: masked). */
+struct hsm_u8 { uint8_t v; };
+__device__ __forceinline__ float hsm_to_float(hsm_u8 b) { return (float)b.v; }
+/* No mask tensor. */
+struct hsm_nomask { uint8_t unused; };
+
+template <typename T> struct hsm_is_bool { static constexpr bool value = false; };
+template <> struct hsm_is_bool<hsm_u8> { static constexpr bool value = true; };
+template <typename T> struct hsm_is_nomask { static constexpr bool value = false; };
+template <> struct hsm_is_nomask<hsm_nomask> { static constexpr bool value = true; };
+
+/* Elements of T in one access of at most 16 bytes, for a pack of VEC. */
+template <typename T, int VEC> struct hsm_piece {
+    static constexpr int n = (int)(16 / sizeof(T)) < VEC ? (int)(16 / sizeof(T)) : VEC;
+};
+
+/* VEC elements of T at p as floats, read in accesses of at most 16 bytes (p aligned to that). A
+ * kernel's vector width is set by x's dtype; another tensor's pack may be wider (fp32 dy with bf16 y:
+ * 32 bytes, two accesses) or narrower (8 bytes). */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_get(const T *p, float *dst)
+{
+    constexpr int P = hsm_piece<T, VEC>::n;
+#pragma unroll
+    for (int q = 0; q < VEC; q += P)
+        hsm_load<T, P>(p + q, dst + q);
+}
+
+/* VEC floats converted to T and written at p, in accesses of at most 16 bytes. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_put(T *p, const float *src)
+{
+    constexpr int P = hsm_piece<T, VEC>::n;
+#pragma unroll
+    for (int q = 0; q < VEC; q += P)
+        hsm_store<T, P>(p + q, src + q, 1.0f);
+}
+
+__device__ __forceinline__ size_t hsm_dtype_bytes(int dt) { return dt == HSM_F32 ? 4 : 2; }
+
+/* ---- the row's place in an attention layout ----------------------------------------------------- */
+
+__device__ __forceinline__ uint32_t hsm_div(uint32_t n, hsm_fastdiv d)
+{
+    return (uint32_t)(((uint64_t)__umulhi(n, d.mul) + n) >> d.shift);
+}
+
+/* What a forward kernel needs to know of one row: the columns it reads, and its mask row. */
+struct hsm_row_ctx {
+    int64_t lim;            /* columns [0, lim) are read; the rest are masked (causal) and never read */
+    const void *mrow;       /* this row's mask row (element 0), when there is a mask tensor */
+};
+
+__device__ __forceinline__ size_t hsm_mask_bytes(int mk)
+{
+    return mk == HSM_MK_ADD_F32 ? 4 : mk == HSM_MK_BOOL ? 1 : 2;
+}
+
+__device__ __forceinline__ hsm_row_ctx hsm_fwd_row(const hsm_args &a, int64_t row)
+{
+    const hsm_op_args &o = a.op;
+    hsm_row_ctx r;
+    int64_t q = 0, b = 0;
+    if (o.causal || o.mask_row_stride != 0 || o.mask_batch_stride != 0) {
+        if (o.div32) {
+            const uint32_t t = hsm_div((uint32_t)row, o.q_div);
+            q = (int64_t)((uint32_t)row - t * o.q_div.d);
+            b = hsm_div(t, o.h_div);
+        } else {
+            q = row % o.queries;
+            b = row / o.queries / o.heads;
+        }
+    }
+    r.lim = a.cols;
+    if (o.causal) {
+        /* Column j is kept while j <= q + offset: lim = q + offset + 1, within [0, cols]. */
+        const int64_t off = o.causal_offset;
+        r.lim = off >= a.cols ? a.cols : q + 1 + off < 0 ? 0 : q + 1 + off > a.cols ? a.cols : q + 1 + off;
+    }
+    r.mrow = o.mask != HSM_MK_NONE ? (const char *)o.mask_ptr +
+                                         (size_t)(b * o.mask_batch_stride + q * o.mask_row_stride) * hsm_mask_bytes(o.mask)
+                                   : NULL;
+    return r;
+}
+
+/* ---- forward loads ------------------------------------------------------------------------------ */
+
+/* A pack of VEC elements of T read in pieces of at most 16 bytes, as stored (hsm_get converts). */
+template <typename T, int VEC> struct hsm_raw {
+    hsm_pack<T, hsm_piece<T, VEC>::n> piece[VEC / hsm_piece<T, VEC>::n];
+};
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_raw_load(hsm_raw<T, VEC> &r, const T *p)
+{
+    constexpr int P = hsm_piece<T, VEC>::n;
+#pragma unroll
+    for (int q = 0; q < VEC / P; q++)
+        r.piece[q] = *reinterpret_cast<const hsm_pack<T, P> *>(p + q * P);
+}
+template <typename T, int VEC>
+__device__ __forceinline__ float hsm_raw_elem(const hsm_raw<T, VEC> &r, int i)
+{
+    constexpr int P = hsm_piece<T, VEC>::n;
+    return hsm_to_float(r.piece[i / P].v[i % P]);
+}
+
+/* Columns at or past lim of a thread's chunk made -inf: a causal bound inside a pack. Only where the
+ * bound falls inside a pack (lim not a multiple of VEC), so rows without one pay a compare a row. */
+template <int VEC, int C>
+__device__ __forceinline__ void hsm_cut_tail(float *v, int64_t col0, int64_t lim, int lane, int width, int64_t wrap)
+{
+    if constexpr (VEC > 1) {
+        if (lim % VEC == 0)
+            return;
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+            if (p == 0 && col < 0)
+                col += wrap;
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                if (col + i >= lim)
+                    v[p * VEC + i] = HSM_NEG_INF;
+        }
+    }
+}
+
+/* hsm_chunk_load with the forward's options: the same layout, columns past lim read as -inf, u = x
+ * or (a mask tensor) scale * x + mask / scale * x or -inf (bool). Every pack's loads are issued
+ * before any value is used: a branch holding a load and work on its result keeps the next pack's load
+ * from issuing until the first arrives (8 loads in sequence, SASS of the first version: fp32 at 4096
+ * columns 25% slower than the plain kernel); a branch holding only loads is predicated and they go
+ * out together. */
+template <typename T, typename TM, int VEC, int C>
+__device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr, int64_t col0, int64_t lim, float scale,
+                                                      int lane, int width, float *v, int64_t wrap)
+{
+    constexpr bool MASK = !hsm_is_nomask<TM>::value;
+    hsm_pack<T, VEC> xp[C / VEC];
+    hsm_raw<TM, VEC> mp[MASK ? C / VEC : 1];
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if ((uint64_t)col < (uint64_t)lim) {
+            xp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
+            if constexpr (MASK)
+                hsm_raw_load<TM, VEC>(mp[p], mr + col);
+        } else {
+            xp[p] = hsm_neg_inf_pack<T, VEC>();
+            if constexpr (MASK)
+                mp[p] = hsm_raw<TM, VEC>{}; /* 0: -inf + 0 stays -inf */
+        }
+    }
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+#pragma unroll
+        for (int i = 0; i < VEC; i++) {
+            float u = hsm_to_float(xp[p].v[i]);
+            if constexpr (MASK) {
+                const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
+                u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+            }
+            v[p * VEC + i] = u;
+        }
+    }
+    hsm_cut_tail<VEC, C>(v, col0, lim, lane, width, wrap);
+#pragma unroll
+    for (int i = 0; i < C; i++)
+        m = hsm_max(m, v[i]);
+    return m;
+}
+
+/* The chunk load of the row's mask dtype: one loop body each. Returns this thread's max of u. */
+template <typename T, int VEC, int C>
+__device__ __forceinline__ float hsm_fwd_chunk_load(const hsm_args &a, const hsm_row_ctx &r, const T *xr, int64_t col0,
+                                                    int lane, int width, float *v, int64_t wrap = 0)
+{
+    const float sc = a.op.scale;
+    switch (a.op.mask) {
+    case HSM_MK_ADD_F32:
+        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, sc, lane, width, v, wrap);
+    case HSM_MK_ADD_F16:
+        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, sc, lane, width, v,
+                                                        wrap);
+    case HSM_MK_ADD_BF16:
+        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, sc, lane, width, v,
+                                                         wrap);
+    case HSM_MK_BOOL:
+        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, sc, lane, width, v, wrap);
+    default:
+        return hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C>(xr, NULL, col0, r.lim, sc, lane, width, v, wrap);
+    }
+}
+
+/* u of one pack as stored (a family that kept x's raw pack: SPLIT's and ONLINE's shared memory), with
+ * the row's mask read now. col < lim. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_fwd_conv(const hsm_args &a, const hsm_row_ctx &r, const hsm_pack<T, VEC> &pk,
+                                             int64_t col, float *u)
+{
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        u[i] = hsm_to_float(pk.v[i]);
+    if (a.op.mask != HSM_MK_NONE) {
+        float mv[VEC];
+        switch (a.op.mask) {
+        case HSM_MK_ADD_F32: hsm_get<float, VEC>((const float *)r.mrow + col, mv); break;
+        case HSM_MK_ADD_F16: hsm_get<hsm_f16, VEC>((const hsm_f16 *)r.mrow + col, mv); break;
+        case HSM_MK_ADD_BF16: hsm_get<hsm_bf16, VEC>((const hsm_bf16 *)r.mrow + col, mv); break;
+        default: hsm_get<hsm_u8, VEC>((const hsm_u8 *)r.mrow + col, mv); break;
+        }
+        const int is_bool = a.op.mask == HSM_MK_BOOL;
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            u[i] = is_bool ? (mv[i] != 0.0f ? u[i] * a.op.scale : HSM_NEG_INF) : fmaf(u[i], a.op.scale, mv[i]);
+    }
+    if (VEC > 1 && col + VEC > r.lim) {
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            if (col + i >= r.lim)
+                u[i] = HSM_NEG_INF;
+    }
+}
+
+/* u of a thread's register chunk held as stored (SPLIT's: raw[p] at column
+ * col0 + (p * width + lane) * VEC), the row's mask packs all read before any is used. Returns the
+ * chunk's max. */
+template <typename T, typename TM, int VEC, int NP>
+__device__ __forceinline__ float hsm_fwd_conv_chunk_m(const hsm_args &a, const hsm_row_ctx &r,
+                                                      const hsm_pack<T, VEC> *raw, int64_t col0, int lane, int width,
+                                                      float *v)
+{
+    constexpr bool MASK = !hsm_is_nomask<TM>::value;
+    hsm_raw<TM, VEC> mp[MASK ? NP : 1];
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if constexpr (MASK) {
+            if ((uint64_t)col < (uint64_t)r.lim)
+                hsm_raw_load<TM, VEC>(mp[p], (const TM *)r.mrow + col);
+            else
+                mp[p] = hsm_raw<TM, VEC>{};
+        }
+    }
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        const bool in = (uint64_t)col < (uint64_t)r.lim;
+#pragma unroll
+        for (int i = 0; i < VEC; i++) {
+            float u = in ? hsm_to_float(raw[p].v[i]) : HSM_NEG_INF;
+            if constexpr (MASK) {
+                const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
+                u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * a.op.scale : HSM_NEG_INF) : fmaf(u, a.op.scale, mv);
+            }
+            v[p * VEC + i] = u;
+        }
+    }
+    hsm_cut_tail<VEC, NP * VEC>(v, col0, r.lim, lane, width, 0);
+#pragma unroll
+    for (int i = 0; i < NP * VEC; i++)
+        m = hsm_max(m, v[i]);
+    return m;
+}
+
+template <typename T, int VEC, int NP>
+__device__ __forceinline__ float hsm_fwd_conv_chunk(const hsm_args &a, const hsm_row_ctx &r,
+                                                    const hsm_pack<T, VEC> *raw, int64_t col0, int lane, int width,
+                                                    float *v)
+{
+    switch (a.op.mask) {
+    case HSM_MK_ADD_F32: return hsm_fwd_conv_chunk_m<T, float, VEC, NP>(a, r, raw, col0, lane, width, v);
+    case HSM_MK_ADD_F16: return hsm_fwd_conv_chunk_m<T, hsm_f16, VEC, NP>(a, r, raw, col0, lane, width, v);
+    case HSM_MK_ADD_BF16: return hsm_fwd_conv_chunk_m<T, hsm_bf16, VEC, NP>(a, r, raw, col0, lane, width, v);
+    case HSM_MK_BOOL: return hsm_fwd_conv_chunk_m<T, hsm_u8, VEC, NP>(a, r, raw, col0, lane, width, v);
+    default: return hsm_fwd_conv_chunk_m<T, hsm_nomask, VEC, NP>(a, r, raw, col0, lane, width, v);
+    }
+}
+
+/* ---- forward epilogue -------------------------------------------------------------------------- */
+
+/* One row's normaliser, as the outputs use it. */
+struct hsm_epi {
+    float m;      /* the max of u the exponentials subtract: 0 for an empty row under safe rows */
+    float k;      /* sigma * log2(e): exp(z - max z) = exp2((u - m) * k) */
+    float sigma;
+    float inv;    /* softmax: 1 / sum (0 for an empty row under safe rows) */
+    float lns;    /* log-softmax: log(sum) (0 for an empty row under safe rows) */
+};
+
+/* Once the row's max of u is known. An empty row (max -inf: every column masked or -inf) under safe
+ * rows subtracts 0 instead, so its exponentials are exp(-inf) = 0, not NaN. */
+__device__ __forceinline__ hsm_epi hsm_epi_begin(const hsm_args &a, float mraw)
+{
+    hsm_epi e;
+    e.sigma = a.op.sigma;
+    e.k = a.op.sigma * HSM_LOG2E;
+    e.m = a.op.safe && mraw == HSM_NEG_INF ? 0.0f : mraw;
+    e.inv = 0.0f;
+    e.lns = 0.0f;
+    return e;
+}
+
+/* Once the row's sum of exp2((u - m) * k) is known; `writer` (one thread of the row) writes the
+ * statistics record at index `at`: {max z, lse z, sum, 0}: the max of the values that are not NaN,
+ * the log-sum-exp, and the sum of exp(z - max); an empty row's is {-inf, -inf, 0, 0}; a NaN or +inf
+ * makes lse and sum NaN. */
+__device__ __forceinline__ void hsm_epi_end(const hsm_args &a, hsm_epi &e, float mraw, float s, int64_t at, bool writer)
+{
+    const bool empty = a.op.safe && mraw == HSM_NEG_INF;
+    e.inv = empty ? 0.0f : 1.0f / s;
+    /* log(sum) only where an output or the statistics use it: tens of instructions a row. */
+    const float ls = a.op.log || a.op.stats != NULL ? logf(s) : 0.0f;
+    e.lns = empty ? 0.0f : ls;
+    if (writer && a.op.stats != NULL) {
+        float4 st;
+        st.x = mraw == HSM_NEG_INF ? HSM_NEG_INF : mraw * e.sigma;
+        st.y = mraw == HSM_NEG_INF ? HSM_NEG_INF : st.x + ls;
+        st.z = mraw == HSM_NEG_INF ? 0.0f : s;
+        st.w = 0.0f;
+        reinterpret_cast<float4 *>(a.op.stats)[at] = st;
+    }
+}
+
+/* The normaliser of the row whose records start at index `at` of the given statistics (sharded rows),
+ * combined from their max and sum: M = max of the maxima, S = sum of sum * exp(max - M) (an empty
+ * shard's {-inf, .., 0} adds nothing; a NaN reaches S). Records p = first, first + step, ... of the
+ * row's stats_shards: one thread takes them all (step 1), or lanes share them (hsm_given_warp). */
+__device__ __forceinline__ uint64_t hsm_opaque64(uint64_t v)
+{
+    return (uint64_t)hsm_opaque((uint32_t)v) | (uint64_t)hsm_opaque((uint32_t)(v >> 32)) << 32;
+}
+
+/* (Every input goes through hsm_opaque: a kernel holding its row in registers runs this inside its
+ * row loop, and the loop's invariants, hoisted out of it, were held beside the values and spilled.) */
+__device__ __forceinline__ void hsm_given_fold(const hsm_args &a, int64_t at, int64_t first, int64_t step, float &M,
+                                               float &S)
+{
+    const float *r = (const float *)hsm_opaque64((uint64_t)(a.op.stats_in + (size_t)at * 4));
+    const int64_t n = (int64_t)hsm_opaque64((uint64_t)a.op.stats_shards);
+    const int64_t stride = (int64_t)hsm_opaque64((uint64_t)a.op.stats_stride);
+    M = HSM_NEG_INF;
+    S = 0.0f;
+    for (int64_t p = (int64_t)hsm_opaque64((uint64_t)first); p < n; p += step) {
+        const float mp = r[p * stride], sp = r[p * stride + 2];
+        const float nm = hsm_max(M, mp);
+        S = S * hsm_rescale(M, nm) + (mp == HSM_NEG_INF ? 0.0f : sp * hsm_rescale(mp, nm));
+        M = nm;
+    }
+}
+
+/* hsm_given_fold over the lanes of a warp (every lane gets M and S). */
+__device__ __forceinline__ void hsm_given_warp(const hsm_args &a, int64_t at, float &M, float &S)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE;
+    hsm_given_fold(a, at, lane, HSM_WARP_SIZE, M, S);
+    for (int o = HSM_WARP_SIZE / 2; o > 0; o /= 2) {
+        const float om = hsm_shfl_xor(M, o, HSM_WARP_SIZE), os = hsm_shfl_xor(S, o, HSM_WARP_SIZE);
+        const float nm = hsm_max(M, om);
+        S = S * hsm_rescale(M, nm) + os * hsm_rescale(om, nm);
+        M = nm;
+    }
+}
+
+/* The epilogue of given statistics {M, S}: outputs exp(z - M) / S and z - M - log S; in u's units,
+ * m = M / sigma. */
+__device__ __forceinline__ hsm_epi hsm_epi_given(const hsm_args &a, float M, float S)
+{
+    hsm_epi e;
+    e.sigma = a.op.sigma;
+    e.k = a.op.sigma * HSM_LOG2E;
+    const bool empty = a.op.safe && M == HSM_NEG_INF;
+    e.m = empty ? 0.0f : M / a.op.sigma;
+    e.inv = empty ? 0.0f : 1.0f / S;
+    e.lns = empty || !a.op.log ? 0.0f : logf(S);
+    return e;
+}
+
+/* The same, one thread combining the row's records. */
+__device__ __forceinline__ hsm_epi hsm_epi_given(const hsm_args &a, int64_t at)
+{
+    float M, S;
+    hsm_given_fold(a, at, 0, 1, M, S);
+    return hsm_epi_given(a, M, S);
+}
+
+/* The backward's row sum from the records the caller gave: the shards' sums added. */
+__device__ __forceinline__ float hsm_bwd_given(const hsm_args &a, int64_t at)
+{
+    const float *r = a.op.stats_in + (size_t)at * 4;
+    float s = 0.0f;
+    for (int64_t p = 0; p < a.op.stats_shards; p++)
+        s += r[p * a.op.stats_stride];
+    return s;
+}
+
+/* The backward's statistics record {sum, 0, 0, 0} at index `at`. */
+__device__ __forceinline__ void hsm_bwd_stats(const hsm_args &a, float s, int64_t at)
+{
+    reinterpret_cast<float4 *>(a.op.stats)[at] = make_float4(s, 0.0f, 0.0f, 0.0f);
+}
+
+/* What the kept values are: exponentials (softmax, already exp2((u - m) * k)), or u. */
+enum { HSM_FROM_EXP = 0, HSM_FROM_U_LOG = 1, HSM_FROM_U_SOFTMAX = 2 };
+
+template <int MODE>
+__device__ __forceinline__ float hsm_epi_value(float v, const hsm_epi &e)
+{
+    if constexpr (MODE == HSM_FROM_EXP)
+        return v * e.inv;
+    else if constexpr (MODE == HSM_FROM_U_LOG)
+        return (v - e.m) * e.sigma - e.lns;
+    else
+        return hsm_exp2((v - e.m) * e.k) * e.inv;
+}
+
+/* o written at p in T: alpha * o + beta * (what p holds), where the problem blends; p is read only
+ * where beta != 0, so whatever y held (NaN too) does not reach the result otherwise. */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_put_out(const hsm_args &a, T *p, float *o)
+{
+    if (a.op.blend) {
+        float old[VEC];
+        if (a.op.beta != 0.0f) {
+            hsm_get<T, VEC>(p, old);
+        } else {
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                old[i] = 0.0f;
+        }
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            o[i] = a.op.beta != 0.0f ? fmaf(a.op.alpha, o[i], a.op.beta * old[i]) : a.op.alpha * o[i];
+    }
+    hsm_put<T, VEC>(p, o);
+}
+
+/* One pack of outputs at column col of the output row yrow (any dtype), from VEC kept values. */
+template <int VEC, int MODE>
+__device__ __forceinline__ void hsm_fwd_store_pack(const hsm_args &a, void *yrow, int64_t col, const float *v,
+                                                   const hsm_epi &e)
+{
+    float o[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        o[i] = hsm_epi_value<MODE>(v[i], e);
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_put_out<hsm_f16, VEC>(a, (hsm_f16 *)yrow + col, o); break;
+    case HSM_BF16: hsm_put_out<hsm_bf16, VEC>(a, (hsm_bf16 *)yrow + col, o); break;
+    default: hsm_put_out<float, VEC>(a, (float *)yrow + col, o); break;
+    }
+}
+
+/* hsm_chunk_store with the forward's epilogue in one mode; the output dtype is chosen per pack (a
+ * switch every thread takes the same way): a loop per dtype kept three copies of the values' uses
+ * live, and the fp32 kernel holding 32 values spilled. */
+template <int VEC, int C, int MODE>
+__device__ __forceinline__ void hsm_fwd_chunk_store_m(const hsm_args &a, void *yrow, int64_t col0, int lane, int width,
+                                                      const float *v, const hsm_epi &e, int64_t wrap)
+{
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if ((uint64_t)col < (uint64_t)a.cols)
+            hsm_fwd_store_pack<VEC, MODE>(a, yrow, col, v + p * VEC, e);
+    }
+}
+
+/* The chunk store of the call's output dtype: log-softmax from u; softmax from kept exponentials, or
+ * from u (FROM_U: the exponentials computed here). */
+template <int VEC, int C, bool FROM_U = false>
+__device__ __forceinline__ void hsm_fwd_chunk_store(const hsm_args &a, void *yrow, int64_t col0, int lane, int width,
+                                                    const float *v, const hsm_epi &e, int64_t wrap = 0)
+{
+    if (a.op.log)
+        hsm_fwd_chunk_store_m<VEC, C, HSM_FROM_U_LOG>(a, yrow, col0, lane, width, v, e, wrap);
+    else
+        hsm_fwd_chunk_store_m<VEC, C, FROM_U ? HSM_FROM_U_SOFTMAX : HSM_FROM_EXP>(a, yrow, col0, lane, width, v, e, wrap);
+}
+
+/* A thread's share of the row's sum, and its kept values made exponentials where the output is a
+ * softmax (log-softmax keeps u for its output). */
+template <int C>
+__device__ __forceinline__ float hsm_fwd_sum(const hsm_args &a, float *v, const hsm_epi &e)
+{
+    float s = 0.0f;
+    if (a.op.log) {
+#pragma unroll
+        for (int i = 0; i < C; i++)
+            s += hsm_exp2((v[i] - e.m) * e.k);
+    } else {
+#pragma unroll
+        for (int i = 0; i < C; i++) {
+            v[i] = hsm_exp2((v[i] - e.m) * e.k);
+            s += v[i];
+        }
+    }
+    return s;
+}
+
+/* hsm_fwd_sum for a row with a causal bound: packs every lane of the warp has at or past the bound
+ * (about half a causal row's) are exp(-inf) = 0 without computing them. The vote keeps the branch
+ * uniform; a pack that lies past the bound for some lanes only is computed as usual. In the
+ * hsm_chunk_load layout; every lane of the warp must run this. */
+template <int VEC, int C>
+__device__ __forceinline__ float hsm_fwd_sum_causal(const hsm_args &a, float *v, const hsm_epi &e, int64_t col0,
+                                                    int64_t lim, int lane, int width, int64_t wrap)
+{
+    float s = 0.0f;
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if (hsm_warp_all((uint64_t)col >= (uint64_t)lim)) {
+            if (!a.op.log) {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    v[p * VEC + i] = 0.0f;
+            }
+            continue;
+        }
+#pragma unroll
+        for (int i = 0; i < VEC; i++) {
+            const float t = hsm_exp2((v[p * VEC + i] - e.m) * e.k);
+            if (!a.op.log)
+                v[p * VEC + i] = t;
+            s += t;
+        }
+    }
+    return s;
+}
+
+/* The output row of a forward or backward kernel (any dtype). */
+__device__ __forceinline__ void *hsm_out_row(const hsm_args &a, int64_t row)
+{
+    return (char *)a.y + (size_t)row * (size_t)a.y_stride * hsm_dtype_bytes(a.op.out_dtype);
+}
+
+/* ---- backward ----------------------------------------------------------------------------------- */
+
+/* The second input of a backward (dy) at its row. */
+__device__ __forceinline__ const void *hsm_in2_row(const hsm_args &a, int64_t row)
+{
+    return (const char *)a.x2 + (size_t)row * (size_t)a.x2_stride * hsm_dtype_bytes(a.op.in2_dtype);
+}
+
+/* y and dy of a thread's chunk (the hsm_chunk_load layout), and its share of the row's sum: of dy * y
+ * (softmax) or of dy (log-softmax). Columns outside the row hold 0 and add nothing. Loads first,
+ * conversions after, as in hsm_fwd_chunk_load_m. */
+template <typename T, typename TD, int VEC, int C>
+__device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr, int64_t col0, int64_t cols, int lane,
+                                                      int width, float *yv, float *dv, int log, int64_t wrap)
+{
+    hsm_pack<T, VEC> yp[C / VEC];
+    hsm_raw<TD, VEC> dp[C / VEC];
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if ((uint64_t)col < (uint64_t)cols) {
+            yp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(yr + col);
+            hsm_raw_load<TD, VEC>(dp[p], dr + col);
+        } else { /* zeros: add nothing, and are never written */
+            yp[p] = hsm_pack<T, VEC>{};
+            dp[p] = hsm_raw<TD, VEC>{};
+        }
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+#pragma unroll
+        for (int i = 0; i < VEC; i++) {
+            yv[p * VEC + i] = hsm_to_float(yp[p].v[i]);
+            dv[p * VEC + i] = hsm_raw_elem<TD, VEC>(dp[p], i);
+            s += log ? dv[p * VEC + i] : dv[p * VEC + i] * yv[p * VEC + i];
+        }
+    }
+    return s;
+}
+
+/* The chunk load of dy's dtype; columns [0, cols) of the row are read. */
+template <typename T, int VEC, int C>
+__device__ __forceinline__ float hsm_bwd_chunk_load(const hsm_args &a, const T *yr, const void *drow, int64_t col0,
+                                                    int64_t cols, int lane, int width, float *yv, float *dv,
+                                                    int64_t wrap = 0)
+{
+    switch (a.op.in2_dtype) {
+    case HSM_F16:
+        return hsm_bwd_chunk_load_t<T, hsm_f16, VEC, C>(yr, (const hsm_f16 *)drow, col0, cols, lane, width, yv, dv,
+                                                        a.op.log, wrap);
+    case HSM_BF16:
+        return hsm_bwd_chunk_load_t<T, hsm_bf16, VEC, C>(yr, (const hsm_bf16 *)drow, col0, cols, lane, width, yv, dv,
+                                                         a.op.log, wrap);
+    default:
+        return hsm_bwd_chunk_load_t<T, float, VEC, C>(yr, (const float *)drow, col0, cols, lane, width, yv, dv,
+                                                      a.op.log, wrap);
+    }
+}
+
+/* The gradient of one element: scale * y * (dy - s) (softmax), scale * (dy - exp(y) * s) (log). */
+template <int LOG>
+__device__ __forceinline__ float hsm_bwd_value(float y, float d, float s, float scale)
+{
+    if constexpr (LOG)
+        return scale * (d - hsm_exp2(y * HSM_LOG2E) * s);
+    else
+        return scale * y * (d - s);
+}
+
+/* The gradients of one pack written at column col of dx's row (any dtype). */
+template <int VEC, int LOG>
+__device__ __forceinline__ void hsm_bwd_store_pack(const hsm_args &a, void *xrow, int64_t col, const float *yv,
+                                                   const float *dv, float s)
+{
+    float o[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+        o[i] = hsm_bwd_value<LOG>(yv[i], dv[i], s, a.op.scale);
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_put_out<hsm_f16, VEC>(a, (hsm_f16 *)xrow + col, o); break;
+    case HSM_BF16: hsm_put_out<hsm_bf16, VEC>(a, (hsm_bf16 *)xrow + col, o); break;
+    default: hsm_put_out<float, VEC>(a, (float *)xrow + col, o); break;
+    }
+}
+
+template <int VEC, int C, int LOG>
+__device__ __forceinline__ void hsm_bwd_chunk_store_m(const hsm_args &a, void *xrow, int64_t col0, int64_t cols,
+                                                      int lane, int width, const float *yv, const float *dv, float s,
+                                                      int64_t wrap)
+{
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if ((uint64_t)col < (uint64_t)cols)
+            hsm_bwd_store_pack<VEC, LOG>(a, xrow, col, yv + p * VEC, dv + p * VEC, s);
+    }
+}
+
+/* The chunk store of dx in the call's dtype (chosen per pack, as in the forward), for the call's
+ * algorithm; s is the row's sum. Columns [0, cols) are written. */
+template <int VEC, int C>
+__device__ __forceinline__ void hsm_bwd_chunk_store(const hsm_args &a, void *xrow, int64_t col0, int64_t cols, int lane,
+                                                    int width, const float *yv, const float *dv, float s,
+                                                    int64_t wrap = 0)
+{
+    if (a.op.log)
+        hsm_bwd_chunk_store_m<VEC, C, 1>(a, xrow, col0, cols, lane, width, yv, dv, s, wrap);
+    else
+        hsm_bwd_chunk_store_m<VEC, C, 0>(a, xrow, col0, cols, lane, width, yv, dv, s, wrap);
+}
+
+#endif /* HSM_SOFTMAX_OPS_H_6B1D52 */

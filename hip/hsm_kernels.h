@@ -109,6 +109,14 @@ const hsm_kernel *hsm_row_kernels(size_t *count);
 const hsm_kernel *hsm_online_kernels(size_t *count);
 const hsm_kernel *hsm_split_kernels(size_t *count);
 
+/* ROW's forward kernels that hold more than this many values a thread (fp32 28 and 32, 16-bit 32, not
+ * the packed 16-bit kernels) are compiled without the path that takes given row statistics: beside
+ * those values the shards' combine pushed them past the 64-register cap, and the spills (40-124
+ * bytes) cost every fused forward of theirs 15-20% (fp32 log-softmax 4096 x 16384: 69% of the copy
+ * bandwidth against 87%). A problem with stats_in goes to a kernel that takes it (hsm_row_takes_given;
+ * ONLINE and SPLIT stream a row once when its statistics are given). */
+#define HSM_ROW_GIVEN_MAX_CHUNK 24
+
 /* SPLIT: staged accesses per thread that form one tile: copied as one group, folded as it lands. */
 #define HSM_SPLIT_STAGE_PACKS 4
 

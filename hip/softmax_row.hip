@@ -133,6 +133,7 @@ __device__ __forceinline__ hsm_epi hsm_row_given_end(const hsm_args &a, const fl
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
 {
+    constexpr bool GIVEN = C <= HSM_ROW_GIVEN_MAX_CHUNK; /* hsm_kernels.h */
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS], given[3];
     const T *x = (const T *)a.x;
     float v[C];
@@ -141,12 +142,13 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
         const T *xr = x + row * a.x_stride;
         const hsm_row_ctx rc = hsm_fwd_row(a, row);
         const int lead = hsm_line_lead<T, VEC>(xr);
-        hsm_row_given_begin(a, row, given);
+        if constexpr (GIVEN)
+            hsm_row_given_begin(a, row, given);
         const float mraw = hsm_block_max(
             hsm_fwd_chunk_load<T, VEC, C>(a, rc, xr, -lead, threadIdx.x, blockDim.x, v, wrap), red_max);
         /* With the row's statistics given the normaliser comes from them; the same loop then makes
          * the exponentials (a loop of its own for that case spilled). */
-        const bool has_given = a.op.stats_in != NULL;
+        const bool has_given = GIVEN && a.op.stats_in != NULL;
         hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
         /* Skipping a causal row's masked packs pays where the exponentials bound the time (16-bit
          * rows); beside 32 fp32 values the second sum loop spilled. */

@@ -86,6 +86,7 @@ typedef struct hsm_plan_entry {
     int family;                    /* forced family at the time, or 0 */
     int kop;                       /* hsm_kop of the kernels planned */
     int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
+    int given;                     /* row statistics given: kernels that do not take them ruled out */
     int64_t rows, cols;
     hipsoftmax_status status;
     hsm_plan plan;

@@ -68,6 +68,7 @@ typedef struct hsm_req {
     int vec;
     int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
                           read the mask again) */
+    int given;         /* row statistics given (stats_in): only kernels compiled to take them */
     int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
 } hsm_req;
 
@@ -78,6 +79,14 @@ static int holds_raw(const hsm_kernel *k)
     return k->family == HSM_FAMILY_ROW && k->dtype != HSM_F32 && k->cols_per_thread > 32;
 }
 
+/* Whether a kernel takes given row statistics: all but ROW's forward kernels of the largest
+ * unpacked chunks (HSM_ROW_GIVEN_MAX_CHUNK says why). */
+static int takes_given(const hsm_kernel *k)
+{
+    return !(k->family == HSM_FAMILY_ROW && k->kop == HSM_KOP_FWD && !holds_raw(k) &&
+             k->cols_per_thread > HSM_ROW_GIVEN_MAX_CHUNK);
+}
+
 /* Kernels of a family for the request, in table order (ascending cols_per_thread). */
 static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, const hsm_kernel_state *after,
                                            hsm_family f, const hsm_req *q)
@@ -85,7 +94,7 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
         if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec && s->have_meta &&
-            !(q->no_raw && holds_raw(s->k)) &&
+            !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
     return NULL;
@@ -498,6 +507,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const int v = (int)(16 / es);
     q.vec = vector_ok(call, v) ? v : 1;
     q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
+    q.given = !bwd && p->stats_in != NULL;
     q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
@@ -510,10 +520,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
 
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
-                         (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28;
+                         (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
+                         (uint64_t)q.given << 29;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->rows == p->rows && e->cols == p->cols) {
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->rows == p->rows &&
+        e->cols == p->cols) {
         *out = e->plan;
         return e->status;
     }
@@ -527,6 +539,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->family = (int)h->forced;
     e->kop = q.kop;
     e->no_raw = q.no_raw;
+    e->given = q.given;
     e->rows = p->rows;
     e->cols = p->cols;
     e->status = st;

@@ -170,7 +170,7 @@ static int64_t pad_of(int layout, int second)
 static int64_t shard_col(int64_t cols, int s, int n)
 {
     const int64_t c = cols * s / n, c8 = c / 8 * 8;
-    return cols >= 8 * (int64_t)n && c8 > 0 ? c8 : c;
+    return s < n && cols >= 8 * (int64_t)n && c8 > 0 ? c8 : c; /* the last shard ends at cols */
 }
 
 /* Every shard's statistics into one buffer, in the layout an all-gather makes ([shard][row][record]),
@@ -345,9 +345,13 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
                     fprintf(stderr, "  row %lld col %lld: got %.9g expected %.9g\n", (long long)r, (long long)c, got,
                             want);
             }
-            if (k->stats) { /* {max, lse, sum, 0}: sum = exp(lse - max) */
+            if (k->stats) { /* {max, lse, sum, 0} */
                 const float *g = hs + (size_t)r * HIPSOFTMAX_STATS_FLOATS;
-                const double sum = isinf(mx) && mx < 0 ? 0.0 : exp(lse - mx);
+                /* The sum of exp(z - max) itself, not exp(lse - max): where max is huge (1e30 rows)
+                 * log(sum) is below its ulp, lse == max, and exp(lse - max) says 1 for any sum. */
+                double sum = 0.0;
+                for (int64_t c = 0; !(isinf(mx) && mx < 0) && c < cols; c++)
+                    sum += exp(z[c] - mx);
                 if ((!matches(g[0], mx, 1e-6 * fabs(mx), T_F32) || !matches(g[1], lse, 1e-6 * fabs(lse) + 2e-5, T_F32) ||
                      !matches(g[2], sum, 2e-5 * fabs(sum), T_F32) || g[3] != 0.0f) &&
                     bad++ < 5)

@@ -380,7 +380,7 @@ int main(int argc, char **argv)
         } else {
             j.in_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
             j.out_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
-            j.stats_bytes = stats ? (size_t)p->rows * 8 : 0;
+            j.stats_bytes = stats ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
             moved = (size_t)rc * (dsize(p->x_dtype) + dsize(p->y_dtype) * (p->beta != 0.0f ? 2 : 1)) + j.mask_bytes +
                     j.stats_bytes;
         }

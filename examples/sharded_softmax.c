@@ -200,9 +200,12 @@ typedef struct world {
 } world;
 
 /* The first column of shard s of n over cols columns: a multiple of 8 where that keeps every shard
- * non-empty (the vector path), as a framework would split a vocabulary. */
+ * non-empty (the vector path), as a framework would split a vocabulary; shard n "starts" at cols,
+ * so the last shard takes the columns past the last multiple of 8. */
 static int64_t shard_col(int64_t cols, int s, int n)
 {
+    if (s >= n)
+        return cols;
     const int64_t c = cols * s / n, c8 = c / 8 * 8;
     return cols >= 8 * (int64_t)n && c8 > 0 ? c8 : c;
 }

@@ -348,12 +348,14 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
             if (k->stats) { /* {max, lse, sum, 0} */
                 const float *g = hs + (size_t)r * HIPSOFTMAX_STATS_FLOATS;
                 /* The sum of exp(z - max) itself, not exp(lse - max): where max is huge (1e30 rows)
-                 * log(sum) is below its ulp, lse == max, and exp(lse - max) says 1 for any sum. */
+                 * log(sum) is below its ulp, lse == max, and exp(lse - max) says 1 for any sum. Each
+                 * term carries z's fp32 rounding (zrel, as the outputs do): 1823x781 f16 rows near
+                 * z = 7504 were 2.2e-4 off in the sum. */
                 double sum = 0.0;
                 for (int64_t c = 0; !(isinf(mx) && mx < 0) && c < cols; c++)
                     sum += exp(z[c] - mx);
                 if ((!matches(g[0], mx, 1e-6 * fabs(mx), T_F32) || !matches(g[1], lse, 1e-6 * fabs(lse) + 2e-5, T_F32) ||
-                     !matches(g[2], sum, 2e-5 * fabs(sum), T_F32) || g[3] != 0.0f) &&
+                     !matches(g[2], sum, (2e-5 + zrel) * fabs(sum), T_F32) || g[3] != 0.0f) &&
                     bad++ < 5)
                     fprintf(stderr, "  row %lld stats: got {%.9g, %.9g, %.9g, %g} expected {%.9g, %.9g, %.9g, 0}\n",
                             (long long)r, g[0], g[1], g[2], g[3], mx, lse, sum);

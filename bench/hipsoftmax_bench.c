@@ -19,6 +19,7 @@
 #include <hipsoftmax/hipsoftmax.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,11 @@ static int cmp_float(const void *a, const void *b)
 typedef struct {
     int copy;             /* 1: hipMemcpyAsync of copy_bytes from in[k] to out[k] */
     int backward;
+    int stats_only;       /* hipsoftmax_forward_stats / hipsoftmax_backward_stats: no output tensor */
     hipsoftmax_handle h;
     hipsoftmax_problem p; /* mask_ptr and stats set per launch from the set */
-    size_t in_bytes, in2_bytes, out_bytes, mask_bytes, stats_bytes, copy_bytes;
-    void *in[MAX_SETS], *in2[MAX_SETS], *out[MAX_SETS], *mask[MAX_SETS], *stats[MAX_SETS];
+    size_t in_bytes, in2_bytes, out_bytes, mask_bytes, stats_bytes, copy_bytes, stats_in_bytes;
+    void *in[MAX_SETS], *in2[MAX_SETS], *out[MAX_SETS], *mask[MAX_SETS], *stats[MAX_SETS], *stats_in[MAX_SETS];
     int sets;
 } job;
 
@@ -73,7 +75,13 @@ static void run_once(job *j, int i, hipStream_t s)
     if (j->mask_bytes > 0)
         j->p.mask_ptr = j->mask[k];
     j->p.stats = j->stats_bytes > 0 ? (float *)j->stats[k] : NULL;
-    if (j->backward)
+    if (j->stats_in_bytes > 0)
+        j->p.stats_in = (const float *)j->stats_in[k];
+    if (j->stats_only && j->backward)
+        CHECK_HSM(hipsoftmax_backward_stats(j->h, &j->p, j->in[k], j->in2[k]));
+    else if (j->stats_only)
+        CHECK_HSM(hipsoftmax_forward_stats(j->h, &j->p, j->in[k]));
+    else if (j->backward)
         CHECK_HSM(hipsoftmax_backward(j->h, &j->p, j->in[k], j->in2[k], j->out[k]));
     else
         CHECK_HSM(hipsoftmax_forward(j->h, &j->p, j->in[k], j->out[k]));
@@ -140,13 +148,15 @@ static void alloc_sets(job *j)
         j->out[k] = dev_alloc(j->copy ? j->copy_bytes : j->out_bytes, 0x3c);
         j->mask[k] = dev_alloc(j->mask_bytes, 0x3c);
         j->stats[k] = dev_alloc(j->stats_bytes, 0);
+        /* Records of floats ~0.0115 each: a finite max and a positive sum to combine. */
+        j->stats_in[k] = dev_alloc(j->stats_in_bytes, 0x3c);
     }
 }
 
 static void free_sets(job *j)
 {
     for (int k = 0; k < j->sets; k++) {
-        void *const bufs[] = {j->in[k], j->in2[k], j->out[k], j->mask[k], j->stats[k]};
+        void *const bufs[] = {j->in[k], j->in2[k], j->out[k], j->mask[k], j->stats[k], j->stats_in[k]};
         for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
             if (bufs[b] != NULL)
                 CHECK(hipFree(bufs[b]));
@@ -173,14 +183,17 @@ static const char *dname(hipsoftmax_dtype d) { return dtype_names[(int)d - HIPSO
 static int usage(const char *argv0)
 {
     fprintf(stderr,
-            "usage: %s [--op fwd|bwd] [--algo softmax|log] [--dtype T] [--y-dtype T] [--dy-dtype T]\n"
+            "usage: %s [--op fwd|bwd|fwd-stats|bwd-stats] [--algo softmax|log] [--dtype T] [--y-dtype T] [--dy-dtype T]\n"
             "          [--shape MxN]... [--pad K] [--x-stride N] [--y-stride N] [--dy-stride N]\n"
             "          [--scale S] [--alpha A] [--beta B] [--mask none|add|bool|causal] [--mask-dtype T]\n"
             "          [--heads H] [--queries Q] [--mask-batches B] [--mask-rows R] [--mask-row-stride N]\n"
             "          [--mask-batch-stride N] [--causal-offset K] [--safe] [--stats]\n"
+            "          [--stats-in SHARDS] [--stats-in-stride N]\n"
             "          [--family auto|warp|row|online|split] [--kernel NAME] [--reps N] [--csv FILE]\n"
             "T: fp32|fp16|bf16. Forward: x has --dtype, y --y-dtype (default: --dtype). Backward: y has\n"
-            "--y-dtype, dy --dy-dtype (default: y's), dx --dtype.\n",
+            "--y-dtype, dy --dy-dtype (default: y's), dx --dtype. fwd-stats, bwd-stats: the statistics\n"
+            "alone (hipsoftmax_forward_stats, hipsoftmax_backward_stats). --stats-in: given statistics,\n"
+            "SHARDS records a row, --stats-in-stride floats apart (default 4 * rows).\n",
             argv0);
     return 2;
 }
@@ -189,8 +202,8 @@ int main(int argc, char **argv)
 {
     hipsoftmax_problem t; /* the template: every shape gets its fields */
     hipsoftmax_problem_init(&t, HIPSOFTMAX_DTYPE_F32, 1, 1);
-    int backward = 0, have_y_dtype = 0, have_mask_dtype = 0, stats = 0, reps = 50;
-    long long pad = 0, xstride = 0, ystride = 0, dystride = 0, mrs = -1;
+    int backward = 0, stats_only = 0, have_y_dtype = 0, have_mask_dtype = 0, stats = 0, reps = 50;
+    long long pad = 0, xstride = 0, ystride = 0, dystride = 0, mrs = -1, stats_in_shards = 0;
     const char *csv = NULL, *kernel = NULL;
     hipsoftmax_family fam = HIPSOFTMAX_FAMILY_AUTO;
     int64_t rows_list[MAX_SHAPES], cols_list[MAX_SHAPES];
@@ -205,9 +218,10 @@ int main(int argc, char **argv)
         } else if (v == NULL) {
             return usage(argv[0]);
         } else if (!strcmp(a, "--op")) {
-            if (strcmp(v, "fwd") && strcmp(v, "bwd"))
+            if (strcmp(v, "fwd") && strcmp(v, "bwd") && strcmp(v, "fwd-stats") && strcmp(v, "bwd-stats"))
                 return usage(argv[0]);
-            backward = !strcmp(v, "bwd");
+            backward = v[0] == 'b';
+            stats_only = strchr(v, '-') != NULL;
         } else if (!strcmp(a, "--algo")) {
             if (strcmp(v, "softmax") && strcmp(v, "log"))
                 return usage(argv[0]);
@@ -267,6 +281,10 @@ int main(int argc, char **argv)
             t.mask_batch_stride = atoll(v);
         } else if (!strcmp(a, "--causal-offset")) {
             t.causal_offset = atoll(v);
+        } else if (!strcmp(a, "--stats-in")) {
+            stats_in_shards = atoll(v);
+        } else if (!strcmp(a, "--stats-in-stride")) {
+            t.stats_in_shard_stride = atoll(v);
         } else if (!strcmp(a, "--family")) {
             int f = -1;
             for (int k = 0; k <= 4; k++)
@@ -325,7 +343,7 @@ int main(int argc, char **argv)
     const double peak_gbs = 2.0 * (double)peak.copy_bytes / (peak_ms * 1e6);
     free_sets(&peak);
 
-    const char *op = backward ? "bwd" : "fwd";
+    const char *op = stats_only ? (backward ? "bwd-stats" : "fwd-stats") : backward ? "bwd" : "fwd";
     const char *algo = t.algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX ? "log" : "softmax";
     const char *mask = mask_names[(int)t.mask - HIPSOFTMAX_MASK_NONE];
     FILE *out = csv ? fopen(csv, "w") : NULL;
@@ -344,7 +362,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nshapes; i++) {
         job j;
         memset(&j, 0, sizeof j);
-        j.h = h, j.backward = backward, j.p = t;
+        j.h = h, j.backward = backward, j.stats_only = stats_only, j.p = t;
         hipsoftmax_problem *p = &j.p;
         p->rows = rows_list[i], p->cols = cols_list[i];
         p->x_row_stride = xstride > 0 ? xstride : p->cols + pad;
@@ -361,6 +379,13 @@ int main(int argc, char **argv)
             const size_t mes = p->mask == HIPSOFTMAX_MASK_BOOL ? 1 : dsize(p->mask_dtype);
             j.mask_bytes = (size_t)((mb - 1) * p->mask_batch_stride + (mr - 1) * p->mask_row_stride + p->cols) * mes;
         }
+        if (stats_in_shards > 0) {
+            p->stats_in_shards = stats_in_shards;
+            const int64_t stride = p->stats_in_shard_stride > 0 ? p->stats_in_shard_stride : HIPSOFTMAX_STATS_FLOATS * p->rows;
+            j.stats_in_bytes = (size_t)((stats_in_shards - 1) * stride + HIPSOFTMAX_STATS_FLOATS * p->rows) * sizeof(float);
+            /* The plan reads no pointer: a stand-in makes it plan for given statistics, as the launches. */
+            p->stats_in = (const float *)(uintptr_t)256;
+        }
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
         const hipsoftmax_status ps =
             backward ? hipsoftmax_get_backward_plan(h, p, &info) : hipsoftmax_get_plan(h, p, &info);
@@ -374,15 +399,17 @@ int main(int argc, char **argv)
         if (backward) {
             j.in_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
             j.in2_bytes = (size_t)((p->rows - 1) * p->dy_row_stride + p->cols) * dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype);
-            j.out_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
+            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
+            j.stats_bytes = stats_only ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
             moved = (size_t)rc * (dsize(p->y_dtype) + dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype) +
-                                  dsize(p->x_dtype) * (p->beta != 0.0f ? 2 : 1));
+                                  (stats_only ? 0 : dsize(p->x_dtype) * (p->beta != 0.0f ? 2 : 1))) +
+                    j.stats_bytes + j.stats_in_bytes;
         } else {
             j.in_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
-            j.out_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
-            j.stats_bytes = stats ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
-            moved = (size_t)rc * (dsize(p->x_dtype) + dsize(p->y_dtype) * (p->beta != 0.0f ? 2 : 1)) + j.mask_bytes +
-                    j.stats_bytes;
+            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
+            j.stats_bytes = stats || stats_only ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
+            moved = (size_t)rc * (dsize(p->x_dtype) + (stats_only ? 0 : dsize(p->y_dtype) * (p->beta != 0.0f ? 2 : 1))) +
+                    j.mask_bytes + j.stats_bytes + j.stats_in_bytes;
         }
         alloc_sets(&j);
         const float ms = time_job(&j, s, 5, reps);

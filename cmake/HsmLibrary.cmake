@@ -9,8 +9,12 @@ function(hsm_add_library vendor kernel_sources)
   target_include_directories(${tgt}
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/hip)
-  target_link_libraries(${tgt} PRIVATE hipsoftmax_arch ${CMAKE_DL_LIBS})
+  # Threads: the call log (src/log.c) reads its variables under pthread_once and writes under a mutex.
+  find_package(Threads REQUIRED)
+  target_link_libraries(${tgt} PRIVATE hipsoftmax_arch ${CMAKE_DL_LIBS} Threads::Threads)
   target_compile_definitions(${tgt} PRIVATE HIPSOFTMAX_BUILDING_LIBRARY)
+  # The log's bench lines name the vendor's hipsoftmax-bench-<vendor> (host C only: src/log.c).
+  target_compile_definitions(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:C>:HSM_LOG_VENDOR="${vendor}">)
   set_target_properties(${tgt} PROPERTIES
     OUTPUT_NAME hipsoftmax_${vendor}
     EXPORT_NAME ${vendor}

@@ -107,7 +107,9 @@ struct hipsoftmax_context {
     hsm_plan_entry plans[HSM_PLAN_CACHE];
 };
 
-/* problem.c: reading a caller's versioned structs. */
+/* problem.c: reading a caller's versioned structs. hsm_problem_init: hipsoftmax_problem_init for the
+ * library's own problems, which the log does not trace as a caller's call. */
+void hsm_problem_init(hipsoftmax_problem *p, hipsoftmax_dtype dtype, int64_t rows, int64_t cols);
 hipsoftmax_status hsm_problem_read(const hipsoftmax_problem *user, hipsoftmax_problem *out);
 hipsoftmax_status hsm_struct_out(void *caller, size_t caller_size, const void *full, size_t full_size,
                                  size_t min_size);

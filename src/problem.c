@@ -2,9 +2,10 @@
  * smaller struct, newer ones a larger one (struct_size says which); this file is the one place that
  * reads a caller's struct, so the rest of the library always sees the full struct of this version
  * with every default resolved. */
+#include <inttypes.h>
 #include <string.h>
 
-#include "internal.h"
+#include "log.h"
 
 /* Version 0.1's struct ended with causal_offset: 112 bytes on every LP64 target. */
 #define HSM_PROBLEM_V0_1_SIZE (offsetof(hipsoftmax_problem, causal_offset) + sizeof(int64_t))
@@ -30,8 +31,8 @@ static void fill_defaults(hipsoftmax_problem *p, size_t size, hipsoftmax_dtype d
     memcpy(p, &d, size);
 }
 
-hipsoftmax_status hipsoftmax_problem_init_sized(hipsoftmax_problem *p, size_t struct_size, hipsoftmax_dtype dtype,
-                                                int64_t rows, int64_t cols)
+static hipsoftmax_status problem_init_sized(hipsoftmax_problem *p, size_t struct_size, hipsoftmax_dtype dtype,
+                                            int64_t rows, int64_t cols)
 {
     HSM_RETURN_IF(p == NULL, HIPSOFTMAX_STATUS_INVALID_POINTER);
     HSM_RETURN_IF(struct_size < HSM_PROBLEM_V0_1_SIZE || struct_size > HSM_MAX_STRUCT_SIZE,
@@ -44,12 +45,30 @@ hipsoftmax_status hipsoftmax_problem_init_sized(hipsoftmax_problem *p, size_t st
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+void hsm_problem_init(hipsoftmax_problem *p, hipsoftmax_dtype dtype, int64_t rows, int64_t cols)
+{
+    fill_defaults(p, sizeof *p, dtype, rows, cols);
+}
+
 /* 0.1's symbol: binaries built against 0.1 allocate 0.1's struct and call this. The parentheses keep
  * the header's macro of the same name from expanding here. */
 void(hipsoftmax_problem_init)(hipsoftmax_problem *p, hipsoftmax_dtype dtype, int64_t rows, int64_t cols)
 {
     if (p != NULL)
         fill_defaults(p, HSM_PROBLEM_V0_1_SIZE, dtype, rows, cols);
+    char d[16];
+    HSM_TRACE(p != NULL ? HIPSOFTMAX_STATUS_SUCCESS : HIPSOFTMAX_STATUS_INVALID_POINTER,
+              "problem=%p, dtype=%s, rows=%" PRId64 ", cols=%" PRId64, (void *)p, hsm_log_dtype(dtype, d), rows, cols);
+}
+
+hipsoftmax_status hipsoftmax_problem_init_sized(hipsoftmax_problem *p, size_t struct_size, hipsoftmax_dtype dtype,
+                                                int64_t rows, int64_t cols)
+{
+    const hipsoftmax_status st = problem_init_sized(p, struct_size, dtype, rows, cols);
+    char d[16];
+    HSM_TRACE(st, "problem=%p, struct_size=%zu, dtype=%s, rows=%" PRId64 ", cols=%" PRId64, (void *)p, struct_size,
+              hsm_log_dtype(dtype, d), rows, cols);
+    return st;
 }
 
 /* Reads the caller's problem into *out, the full struct of this version:

@@ -3,6 +3,7 @@ set(HSM_HOST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/device.c
     ${CMAKE_CURRENT_LIST_DIR}/handle.c
     ${CMAKE_CURRENT_LIST_DIR}/kernels.c
+    ${CMAKE_CURRENT_LIST_DIR}/log.c
     ${CMAKE_CURRENT_LIST_DIR}/plan.c
     ${CMAKE_CURRENT_LIST_DIR}/problem.c
     ${CMAKE_CURRENT_LIST_DIR}/softmax.c

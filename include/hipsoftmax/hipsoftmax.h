@@ -2,7 +2,8 @@
  *
  * Usage: create a handle bound to a GPU, attach your stream, describe the problem, call
  * hipsoftmax_forward. Every call validates its arguments and returns a hipsoftmax_status; nothing
- * aborts, prints, allocates or synchronises on the call path. C11 and C++ clean; needs no GPU SDK.
+ * aborts, prints, allocates or synchronises on the call path (the environment variable
+ * HIPSOFTMAX_LOG aside: it logs each call, README "Logging"). C11 and C++ clean; needs no GPU SDK.
  */
 #ifndef HIPSOFTMAX_H_3F90B1
 #define HIPSOFTMAX_H_3F90B1

@@ -266,7 +266,9 @@ typedef enum hipsoftmax_family {
     HIPSOFTMAX_FAMILY_WARP = 1,   /**< several rows per warp, rows in registers */
     HIPSOFTMAX_FAMILY_ROW = 2,    /**< persistent block per row, row in registers */
     HIPSOFTMAX_FAMILY_ONLINE = 3, /**< block per row, two passes over DRAM */
-    HIPSOFTMAX_FAMILY_SPLIT = 4   /**< co-resident blocks share a row (cooperative launch) */
+    HIPSOFTMAX_FAMILY_SPLIT = 4,  /**< co-resident blocks share a row (cooperative launch) */
+    HIPSOFTMAX_FAMILY_CHANNEL = 5 /**< CHANNEL mode: a thread per (outer, inner) column (0.2); forced on a ROW
+                                       problem it runs it as inner = 1 */
 } hipsoftmax_family;
 
 /* Forces a kernel family for later calls on this handle (AUTO restores the plan's choice). A forced

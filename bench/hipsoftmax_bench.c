@@ -163,7 +163,7 @@ static void free_sets(job *j)
     }
 }
 
-static const char *const family_names[] = {"auto", "warp", "row", "online", "split"};
+static const char *const family_names[] = {"auto", "warp", "row", "online", "split", "channel"};
 static const char *const dtype_names[] = {"fp32", "fp16", "bf16"};
 static const char *const mask_names[] = {"none", "add", "causal", "bool"};
 
@@ -184,16 +184,17 @@ static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--op fwd|bwd|fwd-stats|bwd-stats] [--algo softmax|log] [--dtype T] [--y-dtype T] [--dy-dtype T]\n"
-            "          [--shape MxN]... [--pad K] [--x-stride N] [--y-stride N] [--dy-stride N]\n"
+            "          [--shape MxN | OUTERxCxINNER]... [--pad K] [--x-stride N] [--y-stride N] [--dy-stride N]\n"
             "          [--scale S] [--alpha A] [--beta B] [--mask none|add|bool|causal] [--mask-dtype T]\n"
             "          [--heads H] [--queries Q] [--mask-batches B] [--mask-rows R] [--mask-row-stride N]\n"
             "          [--mask-batch-stride N] [--causal-offset K] [--safe] [--stats]\n"
             "          [--stats-in SHARDS] [--stats-in-stride N]\n"
-            "          [--family auto|warp|row|online|split] [--kernel NAME] [--reps N] [--csv FILE]\n"
+            "          [--family auto|warp|row|online|split|channel] [--kernel NAME] [--reps N] [--csv FILE]\n"
             "T: fp32|fp16|bf16. Forward: x has --dtype, y --y-dtype (default: --dtype). Backward: y has\n"
             "--y-dtype, dy --dy-dtype (default: y's), dx --dtype. fwd-stats, bwd-stats: the statistics\n"
             "alone (hipsoftmax_forward_stats, hipsoftmax_backward_stats). --stats-in: given statistics,\n"
-            "SHARDS records a row, --stats-in-stride floats apart (default 4 * rows).\n",
+            "SHARDS records a row, --stats-in-stride floats apart (default 4 * rows). OUTERxCxINNER: CHANNEL\n"
+            "mode, the softmax over C of [OUTER][C][INNER] (strides: C * INNER + K).\n",
             argv0);
     return 2;
 }
@@ -206,7 +207,7 @@ int main(int argc, char **argv)
     long long pad = 0, xstride = 0, ystride = 0, dystride = 0, mrs = -1, stats_in_shards = 0;
     const char *csv = NULL, *kernel = NULL;
     hipsoftmax_family fam = HIPSOFTMAX_FAMILY_AUTO;
-    int64_t rows_list[MAX_SHAPES], cols_list[MAX_SHAPES];
+    int64_t rows_list[MAX_SHAPES], cols_list[MAX_SHAPES], inner_list[MAX_SHAPES];
     int nshapes = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -241,10 +242,10 @@ int main(int argc, char **argv)
                 return usage(argv[0]);
             have_mask_dtype = 1;
         } else if (!strcmp(a, "--shape")) {
-            long long r, c;
-            if (nshapes >= MAX_SHAPES || sscanf(v, "%lldx%lld", &r, &c) != 2)
+            long long r, c, in = 1;
+            if (nshapes >= MAX_SHAPES || sscanf(v, "%lldx%lldx%lld", &r, &c, &in) < 2)
                 return usage(argv[0]);
-            rows_list[nshapes] = r, cols_list[nshapes++] = c;
+            rows_list[nshapes] = r, cols_list[nshapes] = c, inner_list[nshapes++] = in;
         } else if (!strcmp(a, "--pad")) {
             pad = atoll(v);
         } else if (!strcmp(a, "--x-stride")) {
@@ -314,7 +315,7 @@ int main(int argc, char **argv)
         t.mask_dtype = backward ? t.y_dtype : t.x_dtype;
     if (nshapes == 0) /* the default table: M = 4096, N = 128 .. 65536 */
         for (int64_t n = 128; n <= 65536; n *= 2, nshapes++)
-            rows_list[nshapes] = 4096, cols_list[nshapes] = n;
+            rows_list[nshapes] = 4096, cols_list[nshapes] = n, inner_list[nshapes] = 1;
     if (reps < 3)
         reps = 3;
 
@@ -365,9 +366,12 @@ int main(int argc, char **argv)
         j.h = h, j.backward = backward, j.stats_only = stats_only, j.p = t;
         hipsoftmax_problem *p = &j.p;
         p->rows = rows_list[i], p->cols = cols_list[i];
-        p->x_row_stride = xstride > 0 ? xstride : p->cols + pad;
-        p->y_row_stride = ystride > 0 ? ystride : p->cols + pad;
-        p->dy_row_stride = dystride > 0 ? dystride : p->cols + pad;
+        if (inner_list[i] > 1) /* CHANNEL: a "row" is a slice of C * inner elements */
+            p->mode = HIPSOFTMAX_MODE_CHANNEL, p->inner = inner_list[i];
+        const int64_t span = p->cols * p->inner;
+        p->x_row_stride = xstride > 0 ? xstride : span + pad;
+        p->y_row_stride = ystride > 0 ? ystride : span + pad;
+        p->dy_row_stride = dystride > 0 ? dystride : span + pad;
         const int tensor_mask = !backward && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
         if (tensor_mask) {
             const int64_t q = p->queries > 0 && p->queries < p->rows ? p->queries : p->rows;
@@ -394,19 +398,19 @@ int main(int argc, char **argv)
                    family_names[fam], hipsoftmax_status_string(ps));
             continue;
         }
-        const int64_t rc = p->rows * p->cols;
+        const int64_t rc = p->rows * span;
         size_t moved;
         if (backward) {
-            j.in_bytes = (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
-            j.in2_bytes = (size_t)((p->rows - 1) * p->dy_row_stride + p->cols) * dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype);
-            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
+            j.in_bytes = (size_t)((p->rows - 1) * p->y_row_stride + span) * dsize(p->y_dtype);
+            j.in2_bytes = (size_t)((p->rows - 1) * p->dy_row_stride + span) * dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype);
+            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->x_row_stride + span) * dsize(p->x_dtype);
             j.stats_bytes = stats_only ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
             moved = (size_t)rc * (dsize(p->y_dtype) + dsize(p->dy_dtype ? p->dy_dtype : p->y_dtype) +
                                   (stats_only ? 0 : dsize(p->x_dtype) * (p->beta != 0.0f ? 2 : 1))) +
                     j.stats_bytes + j.stats_in_bytes;
         } else {
-            j.in_bytes = (size_t)((p->rows - 1) * p->x_row_stride + p->cols) * dsize(p->x_dtype);
-            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->y_row_stride + p->cols) * dsize(p->y_dtype);
+            j.in_bytes = (size_t)((p->rows - 1) * p->x_row_stride + span) * dsize(p->x_dtype);
+            j.out_bytes = stats_only ? 0 : (size_t)((p->rows - 1) * p->y_row_stride + span) * dsize(p->y_dtype);
             j.stats_bytes = stats || stats_only ? (size_t)p->rows * HIPSOFTMAX_STATS_FLOATS * sizeof(float) : 0;
             moved = (size_t)rc * (dsize(p->x_dtype) + (stats_only ? 0 : dsize(p->y_dtype) * (p->beta != 0.0f ? 2 : 1))) +
                     j.mask_bytes + j.stats_bytes + j.stats_in_bytes;
@@ -426,12 +430,17 @@ int main(int argc, char **argv)
             snprintf(geo, sizeof geo, "%dx%d (%d/row)", info.grid, info.block, info.blocks_per_row);
         else
             snprintf(geo, sizeof geo, "%dx%d", info.grid, info.block);
-        printf("| %lld | %lld | %s | %s | %s | %.1f | %.0f | %.1f | %.1f |\n", (long long)p->rows, (long long)p->cols,
+        char cols[48]; /* C, or CxINNER in CHANNEL mode */
+        if (p->inner > 1)
+            snprintf(cols, sizeof cols, "%lldx%lld", (long long)p->cols, (long long)p->inner);
+        else
+            snprintf(cols, sizeof cols, "%lld", (long long)p->cols);
+        printf("| %lld | %s | %s | %s | %s | %.1f | %.0f | %.1f | %.1f |\n", (long long)p->rows, cols,
                family_names[info.family], info.kernel, geo, ms * 1e3, gbs, 100.0 * gbs / peak_gbs, 100.0 * gbs / cgbs);
         fflush(stdout);
         if (out)
-            fprintf(out, "%s,%s,%s,%s,%s,%s,%lld,%lld,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f,%lld\n", prop.name,
-                    op, algo, dname(p->x_dtype), dname(p->y_dtype), mask, (long long)p->rows, (long long)p->cols,
+            fprintf(out, "%s,%s,%s,%s,%s,%s,%lld,%s,%s,%s,%d,%d,%d,%.2f,%.1f,%.1f,%.4f,%.1f,%.4f,%lld\n", prop.name,
+                    op, algo, dname(p->x_dtype), dname(p->y_dtype), mask, (long long)p->rows, cols,
                     family_names[info.family], info.kernel, info.grid, info.block, info.blocks_per_row, ms * 1e3, gbs,
                     peak_gbs, gbs / peak_gbs, cgbs, gbs / cgbs, (long long)p->x_row_stride);
     }

@@ -132,3 +132,20 @@ class CudnnSoftmax:
                                                ctypes.c_void_p(dx.data_ptr())),
                  "cudnnSoftmaxBackward")
         return dx
+
+
+def cudnn_or_none():
+    """CudnnSoftmax, or None (with the reason on stderr) where cuDNN cannot be loaded."""
+    import sys
+    try:
+        return CudnnSoftmax()
+    except Exception as e:  # noqa: BLE001 - any failure to load means: no cuDNN column
+        print(f"cuDNN not available: {e}", file=sys.stderr)
+        return None
+
+
+def copy_ceiling_gbs(bench_ms):
+    """GB/s (read + write) of a 1 GiB device-to-device torch copy_, timed by bench_ms(fn) -> ms."""
+    big = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
+    big2 = torch.empty_like(big)
+    return 2 * big.numel() * 4 / (bench_ms(lambda: big2.copy_(big)) * 1e6)

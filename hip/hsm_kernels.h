@@ -17,7 +17,8 @@ typedef enum hsm_family {
     HSM_FAMILY_WARP = 1,   /* several rows per warp: a group of lanes holds one row in registers */
     HSM_FAMILY_ROW = 2,    /* persistent: one block holds one row in registers, loops over rows */
     HSM_FAMILY_ONLINE = 3, /* one block per row streams it twice: online (max, sum), then write */
-    HSM_FAMILY_SPLIT = 4   /* a group of co-resident blocks holds one row, combining partials */
+    HSM_FAMILY_SPLIT = 4,  /* a group of co-resident blocks holds one row, combining partials */
+    HSM_FAMILY_CHANNEL = 5 /* [outer][C][inner], softmax over C: a thread per (outer, inner) column */
 } hsm_family;
 
 /* Element types (hsm_dtype_of in src/ maps hipsoftmax_dtype to these). */
@@ -87,6 +88,8 @@ typedef struct hsm_launch {
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
     int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
                                       held in smem_bytes of shared memory, after its registers' share */
+    int64_t inner;                 /* CHANNEL: elements after the softmax dimension (cols is C, rows outer) */
+    int channel_warps;             /* CHANNEL: warps that share one tile of columns, splitting C */
     hsm_op_args op;                /* forward and backward kernels */
 } hsm_launch;
 
@@ -108,6 +111,10 @@ const hsm_kernel *hsm_warp_kernels(size_t *count);
 const hsm_kernel *hsm_row_kernels(size_t *count);
 const hsm_kernel *hsm_online_kernels(size_t *count);
 const hsm_kernel *hsm_split_kernels(size_t *count);
+const hsm_kernel *hsm_channel_kernels(size_t *count);
+/* Whether k is one of CHANNEL's streaming kernels (C read in chunks, twice: any C), not one that
+ * holds a column's C values in registers. */
+int hsm_channel_streams(const hsm_kernel *k);
 
 /* ROW's forward kernels that hold more than this many values a thread (fp32 28 and 32, 16-bit 32, not
  * the packed 16-bit kernels) are compiled without the path that takes given row statistics: beside

@@ -126,6 +126,11 @@ __device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
 {
     return __shfl_xor(v, lane_mask, width);
 }
+/* v of lane (this lane + delta) of the wavefront, or this lane's own v past its end (CHANNEL's
+ * reductions over lanes a stride apart, which a xor pattern cannot pair for strides like 3 or 7). */
+__device__ __forceinline__ float hsm_shfl_down(float v, int delta) { return __shfl_down(v, (unsigned)delta, HSM_WARP_SIZE); }
+/* v of lane `src` of the wavefront. */
+__device__ __forceinline__ float hsm_shfl_idx(float v, int src) { return __shfl(v, src, HSM_WARP_SIZE); }
 /* Whether pred holds on every lane of the wavefront (all lanes must be active). */
 __device__ __forceinline__ bool hsm_warp_all(bool pred) { return __all(pred) != 0; }
 __device__ __forceinline__ float hsm_half_to_float(uint16_t h)
@@ -208,6 +213,11 @@ __device__ __forceinline__ float hsm_shfl_xor(float v, int lane_mask, int width)
 {
     return __shfl_xor_sync(0xffffffffu, v, lane_mask, width);
 }
+__device__ __forceinline__ float hsm_shfl_down(float v, int delta)
+{
+    return __shfl_down_sync(0xffffffffu, v, (unsigned)delta, HSM_WARP_SIZE);
+}
+__device__ __forceinline__ float hsm_shfl_idx(float v, int src) { return __shfl_sync(0xffffffffu, v, src, HSM_WARP_SIZE); }
 /* Whether pred holds on every lane of the warp (all lanes must be active). */
 __device__ __forceinline__ bool hsm_warp_all(bool pred) { return __all_sync(0xffffffffu, pred) != 0; }
 __device__ __forceinline__ float hsm_half_to_float(uint16_t h)

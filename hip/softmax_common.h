@@ -295,6 +295,8 @@ struct hsm_args {
     int workspace_blocks;
     int cached_tiles;
     int staged;
+    int64_t inner;
+    int channel_warps;
     hsm_op_args op;
 };
 
@@ -315,6 +317,8 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.workspace_blocks = a->workspace_blocks;
     k.cached_tiles = a->cached_tiles;
     k.staged = a->staged;
+    k.inner = a->inner;
+    k.channel_warps = a->channel_warps;
     k.op = a->op;
     return k;
 }

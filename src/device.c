@@ -225,6 +225,8 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.smem_bytes = plan->smem_bytes;
     a.cached_tiles = plan->cached_tiles;
     a.staged = plan->staged;
+    a.inner = p->inner;
+    a.channel_warps = plan->channel_warps;
     a.stream = h->stream;
     a.group_width = plan->group_width;
     a.blocks_per_row = plan->blocks_per_row;

@@ -98,7 +98,7 @@ static hipsoftmax_status get_target(hipsoftmax_handle h, char *buf, size_t size)
 static hipsoftmax_status set_family(hipsoftmax_handle h, hipsoftmax_family family)
 {
     HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
-    HSM_RETURN_IF((int)family < HIPSOFTMAX_FAMILY_AUTO || (int)family > HIPSOFTMAX_FAMILY_SPLIT,
+    HSM_RETURN_IF((int)family < HIPSOFTMAX_FAMILY_AUTO || (int)family > HIPSOFTMAX_FAMILY_CHANNEL,
                   HIPSOFTMAX_STATUS_INVALID_VALUE);
     h->forced = family;
     return HIPSOFTMAX_STATUS_SUCCESS;
@@ -150,6 +150,8 @@ static hipsoftmax_status get_kernel_info(hipsoftmax_handle h, size_t index, hips
     case HSM_FAMILY_ROW: info->min_block = h->dev.warp_size; info->max_block = s->k->max_block;
         info->block_step = h->dev.warp_size; break;
     case HSM_FAMILY_SPLIT: info->min_block = 128; info->max_block = s->k->max_block; info->block_step = 128; break;
+    case HSM_FAMILY_CHANNEL: info->min_block = h->dev.warp_size; info->max_block = s->k->max_block;
+        info->block_step = h->dev.warp_size; break;
     }
     return hsm_struct_out(out, out->struct_size, info, sizeof *info, HSM_KERNEL_INFO_MIN);
 }

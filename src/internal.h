@@ -74,6 +74,7 @@ typedef struct hsm_plan {
     int grid, block, group_width, blocks_per_row;
     int cached_tiles;              /* ONLINE: row tiles kept in shared memory */
     int staged;                    /* SPLIT: accesses per thread of its chunk staged in shared memory */
+    int channel_warps;             /* CHANNEL: warps sharing a tile of columns */
     size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 
@@ -87,7 +88,7 @@ typedef struct hsm_plan_entry {
     int kop;                       /* hsm_kop of the kernels planned */
     int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
     int given;                     /* row statistics given: kernels that do not take them ruled out */
-    int64_t rows, cols;
+    int64_t rows, cols, inner;     /* inner: CHANNEL's, 0 for a plan of the row families */
     hipsoftmax_status status;
     hsm_plan plan;
 } hsm_plan_entry;

@@ -41,6 +41,8 @@ static size_t count_all(void)
     total += n;
     hsm_split_kernels(&n);
     total += n;
+    hsm_channel_kernels(&n);
+    total += n;
     return total;
 }
 
@@ -50,7 +52,7 @@ hipsoftmax_status hsm_kernels_load(struct hipsoftmax_context *h)
     h->kernels = calloc(total, sizeof *h->kernels);
     HSM_RETURN_IF(h->kernels == NULL, HIPSOFTMAX_STATUS_OUT_OF_MEMORY);
     const hsm_kernel *(*tables[])(size_t *) = {hsm_warp_kernels, hsm_row_kernels, hsm_online_kernels,
-                                                hsm_split_kernels};
+                                                hsm_split_kernels, hsm_channel_kernels};
     size_t at = 0;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         size_t n = 0;

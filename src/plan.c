@@ -388,6 +388,71 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, c
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+/* CHANNEL ([outer][C][inner], hip/softmax_channel.hip): a warp takes it = min(inner, warp) columns
+ * and warp / it positions along C at once (so a narrow inner still reads whole contiguous spans), and
+ * G warps share a tile of columns, splitting C. Of the register kernels (N values a thread), the
+ * smallest N that holds C with one warp a tile (no barrier, the most loads in flight a thread), else
+ * the smallest with at most HSM_CHANNEL_FEW_WARPS warps, else the largest within a 1024-thread block;
+ * a C longer than that streams (two passes), with one warp per HSM_CHANNEL_STREAM_CHUNKS chunks of
+ * C, and more of them where the tiles are too few to fill the GPU. Blocks of 256 threads (several
+ * tiles each) unless one tile's warps need more. */
+#define HSM_CHANNEL_FEW_WARPS 4
+#define HSM_CHANNEL_BLOCK_THREADS 256
+#define HSM_CHANNEL_STREAM_CHUNKS 4
+static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
+                                      int64_t cols, int64_t inner, hsm_plan *out)
+{
+    const int warp = h->dev.warp_size;
+    const int64_t it = inner < warp ? inner : warp, ctw = warp / it;
+    const int64_t tiles = rows * ceil_div(inner, it);
+    const hsm_kernel_state *pick = NULL, *few = NULL, *largest = NULL, *stream = NULL;
+    int64_t g = 0, g_few = 0, g_largest = 0;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_CHANNEL, q)) {
+        const int64_t max_g = s->k->max_block / warp;
+        const int64_t need = ceil_div(cols, ctw * s->k->cols_per_thread);
+        if (hsm_channel_streams(s->k)) {
+            if (stream == NULL)
+                stream = s;
+            continue;
+        }
+        if (need > max_g)
+            continue;
+        if (pick == NULL && need == 1)
+            pick = s, g = 1;
+        if (few == NULL && need <= HSM_CHANNEL_FEW_WARPS)
+            few = s, g_few = need;
+        largest = s, g_largest = need;
+    }
+    if (pick == NULL)
+        pick = few, g = g_few;
+    if (pick == NULL)
+        pick = largest, g = g_largest;
+    if (pick == NULL && stream != NULL) {
+        pick = stream;
+        const int64_t need = ceil_div(cols, ctw * stream->k->cols_per_thread * HSM_CHANNEL_STREAM_CHUNKS);
+        g = min64(need, HSM_CHANNEL_BLOCK_THREADS / warp);
+        /* Too few tiles for two blocks an SM: more warps on each. */
+        if (tiles < 2 * (int64_t)h->dev.num_cus)
+            g = min64(need, stream->k->max_block / warp);
+    }
+    HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t groups = max64(1, HSM_CHANNEL_BLOCK_THREADS / (warp * g));
+    const int block = (int)(warp * g * groups);
+    /* G > 1: [parity][value][warp][lane] floats, two values (max, sum) forward, one backward. */
+    const size_t smem = g > 1 ? (size_t)2 * (q->kop == HSM_KOP_BWD ? 1 : 2) * (size_t)block * sizeof(float) : 0;
+    const int bpc = occupancy_smem(h, pick, block, smem);
+    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    out->ks = pick;
+    out->block = block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->channel_warps = (int)g;
+    out->smem_bytes = smem;
+    out->grid = (int)min64(ceil_div(tiles, groups), (int64_t)h->dev.num_cus * bpc);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, int lead, hsm_plan *out)
 {
@@ -419,9 +484,12 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     return plan_warp(h, q, rows, cols, out);
 }
 
+/* inner > 0: a CHANNEL plan (hsm_plan_get decides). */
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
-                                      int64_t rows, int64_t cols, int lead, hsm_plan *out)
+                                      int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out)
 {
+    if (inner > 0)
+        return plan_channel(h, q, rows, cols, inner, out);
     if (h->forced_kernel[0] != '\0') {
         for (size_t i = 0; i < h->n_kernels; i++)
             if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
@@ -432,16 +500,18 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
     case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, q, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ONLINE: return plan_online(h, q, rows, cols, out);
     case HIPSOFTMAX_FAMILY_SPLIT: return plan_split(h, q, rows, cols, lead, out);
+    case HIPSOFTMAX_FAMILY_CHANNEL: return HIPSOFTMAX_STATUS_NOT_SUPPORTED; /* hsm_plan_get sends it to plan_channel */
     case HIPSOFTMAX_FAMILY_AUTO: break;
     }
     return plan_auto(h, q, rows, cols, lead, out);
 }
 
-/* Whether a call is the 0.1 forward: softmax over rows, one dtype, no option. */
+/* Whether a call is the 0.1 forward: softmax over rows (CHANNEL with inner 1 is the same), one dtype,
+ * no option. */
 static int plain_forward(const hsm_call *c)
 {
     const hipsoftmax_problem *p = &c->p;
-    return c->op == HSM_OP_FORWARD && p->algorithm == HIPSOFTMAX_ALGO_SOFTMAX && p->mode == HIPSOFTMAX_MODE_ROW &&
+    return c->op == HSM_OP_FORWARD && p->algorithm == HIPSOFTMAX_ALGO_SOFTMAX && p->inner == 1 &&
            p->mask == HIPSOFTMAX_MASK_NONE && p->y_dtype == p->x_dtype && p->scale == 1.0f && p->alpha == 1.0f &&
            p->beta == 0.0f && p->flags == 0 && p->stats == NULL && p->stats_in == NULL;
 }
@@ -516,22 +586,44 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const int64_t in0_stride = bwd ? p->y_row_stride : p->x_row_stride;
     const int on_line = x % HSM_LINE_BYTES == 0 &&
                         (p->rows == 1 || bytes_multiple_of(in0_stride, es, HSM_LINE_BYTES));
-    const int lead = q.vec > 1 && !on_line && !bwd ? (int)((HSM_LINE_BYTES - 16) / es) : 0;
+    int lead = q.vec > 1 && !on_line && !bwd ? (int)((HSM_LINE_BYTES - 16) / es) : 0;
+
+    /* CHANNEL with inner 1 is a ROW problem (rows = outer, cols = C, the strides as given) and takes
+     * the row families, unless CHANNEL is forced; a forced CHANNEL runs a ROW problem as inner 1.
+     * CHANNEL's kernels take no mask and no statistics (validate.c refuses them for inner > 1). */
+    int forced_channel = h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
+    for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
+        if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
+            forced_channel = h->kernels[i].k->family == HSM_FAMILY_CHANNEL;
+    const int channel = forced_channel || (p->mode == HIPSOFTMAX_MODE_CHANNEL && p->inner > 1);
+    int64_t inner = 0;
+    if (channel) {
+        HSM_RETURN_IF(p->mask != HIPSOFTMAX_MASK_NONE || p->stats != NULL || p->stats_in != NULL ||
+                          (h->forced != HIPSOFTMAX_FAMILY_AUTO && h->forced != HIPSOFTMAX_FAMILY_CHANNEL) ||
+                          (h->forced_kernel[0] != '\0' && !forced_channel),
+                      HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+        inner = p->inner;
+        q.kop = bwd ? HSM_KOP_BWD : HSM_KOP_FWD;
+        q.vec = 1; /* a thread's values are inner elements apart: one element an access */
+        q.no_raw = 0;
+        q.given = 0;
+        lead = 0;
+    }
 
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29;
+                         (uint64_t)q.given << 29 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
         e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->rows == p->rows &&
-        e->cols == p->cols) {
+        e->cols == p->cols && e->inner == inner) {
         *out = e->plan;
         return e->status;
     }
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
-    const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, lead, &plan);
+    const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
     e->valid = 1;
     e->dtype = q.dt;
     e->vec = q.vec;
@@ -542,6 +634,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->given = q.given;
     e->rows = p->rows;
     e->cols = p->cols;
+    e->inner = inner;
     e->status = st;
     e->plan = plan;
     *out = plan;

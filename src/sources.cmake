@@ -13,4 +13,5 @@ set(HSM_KERNEL_SOURCES
     ${PROJECT_SOURCE_DIR}/hip/softmax_warp.hip
     ${PROJECT_SOURCE_DIR}/hip/softmax_row.hip
     ${PROJECT_SOURCE_DIR}/hip/softmax_online.hip
-    ${PROJECT_SOURCE_DIR}/hip/softmax_split.hip)
+    ${PROJECT_SOURCE_DIR}/hip/softmax_split.hip
+    ${PROJECT_SOURCE_DIR}/hip/softmax_channel.hip)

@@ -186,7 +186,8 @@ hipsoftmax_status hsm_validate(const hipsoftmax_problem *user, hsm_op op, const 
         HSM_RETURN_IF(stats_in.bytes < 0, HIPSOFTMAX_STATUS_INVALID_SIZE);
     }
 
-    HSM_RETURN_IF(channel, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* CHANNEL over inner > 1 has no statistics (inner 1 is a ROW problem, records and all). */
+    HSM_RETURN_IF(channel && p->inner > 1 && (p->stats != NULL || p->stats_in != NULL), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
 
     call->in0 = ptrs != NULL ? ptrs[0] : NULL;
     call->in1 = ptrs != NULL && bwd ? ptrs[1] : NULL;

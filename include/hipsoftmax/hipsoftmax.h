@@ -177,6 +177,17 @@ HIPSOFTMAX_API void hipsoftmax_problem_init(hipsoftmax_problem *problem, hipsoft
 #define hipsoftmax_problem_init(problem, dtype, rows, cols)                                           \
     ((void)hipsoftmax_problem_init_sized((problem), sizeof *(problem), (dtype), (rows), (cols)))
 
+/* CHANNEL mode (0.2): a tensor [rows = outer][cols = C][inner] with the softmax over C of every
+ * (outer, inner) column, as torch.softmax(x, dim=1) of NCHW (inner = H * W). Element (r, c, i) lies at
+ * r * row_stride + c * inner + i: inner contiguous, C's stride exactly inner; the slices of outer may
+ * be padded (x_row_stride, y_row_stride, dy_row_stride >= cols * inner, each tensor its own); no other
+ * stride is allowed. Softmax and log-softmax, forward and backward, every dtype and dtype pair, scale,
+ * alpha/beta, safe rows (a column of only -inf) and in place (same pointer, stride and dtype) work as
+ * in ROW mode, over columns instead of rows. Masks are refused (INVALID_VALUE: attention masks are
+ * row-major). Statistics (stats, stats_in, hipsoftmax_forward_stats/backward_stats) over inner > 1
+ * return NOT_SUPPORTED; inner = 1 is a ROW problem with rows = outer, cols = C, and takes everything
+ * ROW mode does. Columns of any C: C too long for registers is read twice. */
+
 /* Sharded rows: when each of P devices holds a slice of every row's columns (a vocabulary split over
  * GPUs), a softmax over the whole rows takes two passes over the logits and one small collective:
  *   1. each device: hipsoftmax_forward_stats over its slice (problem->stats: {max, lse, sum, 0} a row);
@@ -267,7 +278,9 @@ typedef enum hipsoftmax_family {
     HIPSOFTMAX_FAMILY_WARP = 1,   /**< several rows per warp, rows in registers */
     HIPSOFTMAX_FAMILY_ROW = 2,    /**< persistent block per row, row in registers */
     HIPSOFTMAX_FAMILY_ONLINE = 3, /**< block per row, two passes over DRAM */
-    HIPSOFTMAX_FAMILY_SPLIT = 4   /**< co-resident blocks share a row (cooperative launch) */
+    HIPSOFTMAX_FAMILY_SPLIT = 4,  /**< co-resident blocks share a row (cooperative launch) */
+    HIPSOFTMAX_FAMILY_CHANNEL = 5 /**< CHANNEL mode: a thread per (outer, inner) column (0.2); forced on a ROW
+                                       problem it runs it as inner = 1 */
 } hipsoftmax_family;
 
 /* Forces a kernel family for later calls on this handle (AUTO restores the plan's choice). A forced

@@ -1,0 +1,436 @@
+/* softmax_channel.hip: CHANNEL mode, a tensor [outer][C][inner] (element (r, c, i) at
+ * r * row_stride + c * inner + i, inner contiguous) with the softmax over C of every (r, i) column.
+ *
+ * A thread owns one column: its values lie `inner` elements apart, so the threads of a warp take
+ * neighbouring columns and each of their loads is one contiguous span. Where inner is narrower than a
+ * warp (2..31 on NVIDIA), a warp takes IT = inner columns and CTW = warp / inner positions along C at
+ * once: lane (ct, it) reads c = ct + CTW * k, i = it, so the warp's access k is the contiguous span
+ * [CTW * k * inner, (CTW * k + CTW) * inner) of the slice and no transaction is wasted on a stride.
+ * Where C is longer than a warp holds, G warps (hsm_args.channel_warps, from the plan) share a tile of
+ * columns, each taking every G-th group of CTW positions, and combine through shared memory.
+ *
+ * Two kinds of kernel, each forward and backward, per dtype:
+ *   - register kernels (_r<N>): a thread keeps its N values of the column in registers: read once,
+ *     written once;
+ *   - streaming kernels (_o<N>): C in chunks of N values a thread, twice: an online (max, sum) pass,
+ *     then the outputs (backward: the sum of dy * y or dy, then dx), the second pass from the end of
+ *     the column back, since that was read last and is the part most likely still in L2.
+ * The element-wise work (scale, log-softmax, output dtype, alpha/beta, safe rows, the backward
+ * formulas) is softmax_ops.h's, as in the row families, with packs of one element. Masks and row
+ * statistics are not taken in CHANNEL mode (validate.c refuses them).
+ *
+ * Reductions keep a fixed order for a given plan, so results do not vary between runs.
+ */
+#include "softmax_ops.h"
+
+#define HSM_CHANNEL_BLOCK 1024 /* the largest block: 32 warps (16 wavefronts) sharing one tile */
+
+/* The thread's place: which tile of columns, which column of it, which positions along C. */
+struct hsm_ch_map {
+    int it, ct, ctw, it_n; /* lane's column in the tile and position along C; positions and columns per warp */
+    int g, wg, groups, G;  /* tile group of the block, warp in it, groups per block, warps per group */
+    int64_t tps;           /* tiles per outer slice */
+    int64_t tiles;
+};
+
+__device__ __forceinline__ hsm_ch_map hsm_ch_map_of(const hsm_args &a)
+{
+    hsm_ch_map m;
+    const int lane = threadIdx.x % HSM_WARP_SIZE, warp = threadIdx.x / HSM_WARP_SIZE;
+    m.it_n = a.inner < HSM_WARP_SIZE ? (int)a.inner : HSM_WARP_SIZE;
+    m.ctw = HSM_WARP_SIZE / m.it_n;
+    m.it = lane % m.it_n;
+    m.ct = lane / m.it_n; /* ct >= ctw: an idle lane (warp size not a multiple of inner) */
+    m.G = a.channel_warps;
+    m.groups = blockDim.x / (HSM_WARP_SIZE * m.G);
+    m.g = warp / m.G;
+    m.wg = warp % m.G;
+    m.tps = (a.inner + m.it_n - 1) / m.it_n;
+    m.tiles = a.rows * m.tps;
+    return m;
+}
+
+/* The column of tile `tile` this thread owns: its slice r and inner index i; false for an idle lane or
+ * a tile or column past the end (the thread still takes part in every reduction, with nothing). */
+__device__ __forceinline__ bool hsm_ch_column(const hsm_args &a, const hsm_ch_map &m, int64_t tile, int64_t &r,
+                                              int64_t &i)
+{
+    r = 0;
+    i = 0;
+    if (tile >= m.tiles || m.ct >= m.ctw)
+        return false;
+    /* A 64-bit division is a long subroutine; tile counts under 2^32 (all but the largest tensors
+     * with a narrow inner) take the 32-bit one. */
+    if (m.tiles <= (int64_t)UINT32_MAX)
+        r = (uint32_t)tile / (uint32_t)m.tps;
+    else
+        r = tile / m.tps;
+    i = (tile - r * m.tps) * m.it_n + m.it;
+    return i < a.inner;
+}
+
+/* The first C position of the thread and the distance between its positions. */
+__device__ __forceinline__ int64_t hsm_ch_c0(const hsm_ch_map &m) { return m.ct + (int64_t)m.ctw * m.wg; }
+__device__ __forceinline__ int64_t hsm_ch_cstep(const hsm_ch_map &m) { return (int64_t)m.ctw * m.G; }
+
+/* (m, s) pairs of an online normaliser: s is a sum of exp2((u - m) * k). A -inf max contributes 0
+ * (hsm_rescale_k); a NaN in s stays. */
+__device__ __forceinline__ void hsm_ch_pair_fold(float &m, float &s, float om, float os, float k)
+{
+    const float nm = hsm_max(m, om);
+    s = s * hsm_rescale_k(m, nm, k) + os * hsm_rescale_k(om, nm, k);
+    m = nm;
+}
+
+/* Shared memory of the reductions across the warps of a group: [parity][value][warp][lane]. */
+extern __shared__ __align__(16) float hsm_ch_smem[];
+
+/* The (max, sum) of the thread's column over every lane and warp that shares it; every thread gets
+ * the result. Lanes of one column lie ctw apart in it_n steps: a tree over shfl_down with offsets
+ * it_n, 2 it_n, ... leaves the warp's pair in lanes ct == 0, which the others read. Across the G
+ * warps of a group, through shared memory: every thread folds the G pairs in the same order. All
+ * threads of the block call this together (it holds a barrier when G > 1). */
+__device__ __forceinline__ void hsm_ch_reduce_pair(const hsm_ch_map &mp, float &m, float &s, float k, int parity)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE, used = mp.ctw * mp.it_n;
+    for (int d = mp.it_n; d < used; d *= 2) {
+        const float om = hsm_shfl_down(m, d), os = hsm_shfl_down(s, d);
+        if (lane + d < used)
+            hsm_ch_pair_fold(m, s, om, os, k);
+    }
+    if (mp.ctw > 1) {
+        m = hsm_shfl_idx(m, mp.it);
+        s = hsm_shfl_idx(s, mp.it);
+    }
+    if (mp.G == 1)
+        return;
+    const int nw = blockDim.x / HSM_WARP_SIZE;
+    float *sm = hsm_ch_smem + (size_t)parity * 2 * nw * HSM_WARP_SIZE, *ss = sm + nw * HSM_WARP_SIZE;
+    const int warp = threadIdx.x / HSM_WARP_SIZE;
+    if (lane < mp.it_n) {
+        sm[warp * HSM_WARP_SIZE + lane] = m;
+        ss[warp * HSM_WARP_SIZE + lane] = s;
+    }
+    __syncthreads();
+    const int first = mp.g * mp.G;
+    m = sm[first * HSM_WARP_SIZE + mp.it];
+    s = ss[first * HSM_WARP_SIZE + mp.it];
+    for (int w = 1; w < mp.G; w++)
+        hsm_ch_pair_fold(m, s, sm[(first + w) * HSM_WARP_SIZE + mp.it], ss[(first + w) * HSM_WARP_SIZE + mp.it], k);
+}
+
+/* The same for a plain sum (the backward's). */
+__device__ __forceinline__ float hsm_ch_reduce_sum(const hsm_ch_map &mp, float s, int parity)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE, used = mp.ctw * mp.it_n;
+    for (int d = mp.it_n; d < used; d *= 2) {
+        const float os = hsm_shfl_down(s, d);
+        if (lane + d < used)
+            s += os;
+    }
+    if (mp.ctw > 1)
+        s = hsm_shfl_idx(s, mp.it);
+    if (mp.G == 1)
+        return s;
+    const int nw = blockDim.x / HSM_WARP_SIZE;
+    float *ss = hsm_ch_smem + (size_t)parity * nw * HSM_WARP_SIZE;
+    const int warp = threadIdx.x / HSM_WARP_SIZE;
+    if (lane < mp.it_n)
+        ss[warp * HSM_WARP_SIZE + lane] = s;
+    __syncthreads();
+    const int first = mp.g * mp.G;
+    s = ss[first * HSM_WARP_SIZE + mp.it];
+    for (int w = 1; w < mp.G; w++)
+        s += ss[(first + w) * HSM_WARP_SIZE + mp.it];
+    return s;
+}
+
+/* How many of the thread's N positions c0 + cstep * k lie inside C (0 for a thread with no column):
+ * the loops below test k < n, one compare of a constant, not a 64-bit position each. */
+template <int N>
+__device__ __forceinline__ int hsm_ch_count(int64_t C, int64_t c0, int64_t cstep, bool on)
+{
+    const int64_t rem = C - c0;
+    if (!on || rem <= 0)
+        return 0;
+    if (rem > cstep * (N - 1))
+        return N; /* every chunk but a column's last: no division */
+    /* rem <= cstep * (N - 1), a few thousand at most: a 32-bit division. */
+    return (int)(((uint32_t)rem + (uint32_t)cstep - 1) / (uint32_t)cstep);
+}
+
+/* The thread's first n of N values of the column, `step` elements apart from p, as floats (-inf for
+ * the rest); all loads are issued before any is used. Returns their max. */
+template <typename T, int N>
+__device__ __forceinline__ float hsm_ch_load(const T *p, int64_t step, int n, float *v)
+{
+    T raw[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        raw[k] = k < n ? p[k * step] : hsm_neg_inf_of<T>();
+    float m = HSM_NEG_INF;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        v[k] = hsm_to_float(raw[k]);
+        m = hsm_max(m, v[k]);
+    }
+    return m;
+}
+
+/* The forward's outputs of the thread's first n values at p, step elements apart (MODE as in
+ * hsm_epi_value), in the output dtype To. */
+template <typename To, int N, int MODE>
+__device__ __forceinline__ void hsm_ch_store_fwd_t(const hsm_args &a, To *p, int64_t step, int n, const float *v,
+                                                   const hsm_epi &e)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k < n) {
+            float o = hsm_epi_value<MODE>(v[k], e);
+            hsm_put_out<To, 1>(a, p + k * step, &o);
+        }
+    }
+}
+
+/* The same in the call's output dtype, at element `at` of the output row (a branch every thread takes
+ * the same way). */
+template <int N, int MODE>
+__device__ __forceinline__ void hsm_ch_store_fwd(const hsm_args &a, void *yrow, int64_t at, int64_t step, int n,
+                                                 const float *v, const hsm_epi &e)
+{
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_ch_store_fwd_t<hsm_f16, N, MODE>(a, (hsm_f16 *)yrow + at, step, n, v, e); break;
+    case HSM_BF16: hsm_ch_store_fwd_t<hsm_bf16, N, MODE>(a, (hsm_bf16 *)yrow + at, step, n, v, e); break;
+    default: hsm_ch_store_fwd_t<float, N, MODE>(a, (float *)yrow + at, step, n, v, e); break;
+    }
+}
+
+/* The row's normaliser from the column's max and sum (sum relative to the max). */
+__device__ __forceinline__ hsm_epi hsm_ch_epi(const hsm_args &a, float M, float S)
+{
+    hsm_epi e = hsm_epi_begin(a, M);
+    hsm_epi_end(a, e, M, S, 0, false);
+    return e;
+}
+
+/* Register forward: the column's N values a thread in registers. Softmax keeps exp2((u - m_t) * k)
+ * with the thread's own max m_t, and scales them by exp2((m_t - M) * k) / S once the column's (M, S)
+ * is known: one exponential per element, and one reduction of (max, sum) pairs instead of a max and
+ * then a sum. */
+template <typename T, int N>
+__device__ __forceinline__ void hsm_ch_fwd_body(const hsm_args &a)
+{
+    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const T *x = (const T *)a.x;
+    const float k = a.op.sigma * HSM_LOG2E;
+    const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp);
+    float v[N];
+    int parity = 0;
+    for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
+        int64_t r, i;
+        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const int n = hsm_ch_count<N>(a.cols, c0, cstep, on);
+        const int64_t at = c0 * a.inner + i, step = cstep * a.inner;
+        const float mt = hsm_ch_load<T, N>(x + r * a.x_stride + at, step, n, v);
+        hsm_epi et = hsm_epi_begin(a, mt); /* the thread's own shift: its max, or 0 while every value is -inf */
+        et.m = mt == HSM_NEG_INF ? 0.0f : mt;
+        float M = mt, S = hsm_fwd_sum<N>(a, v, et);
+        hsm_ch_reduce_pair(mp, M, S, k, parity);
+        hsm_epi e = hsm_ch_epi(a, M, S);
+        void *yrow = hsm_out_row(a, r);
+        if (a.op.log) {
+            hsm_ch_store_fwd<N, HSM_FROM_U_LOG>(a, yrow, at, step, n, v, e);
+        } else {
+            e.inv *= hsm_rescale_k(mt, M, k); /* from the thread's shift to the column's max */
+            hsm_ch_store_fwd<N, HSM_FROM_EXP>(a, yrow, at, step, n, v, e);
+        }
+    }
+}
+
+/* Streaming forward: pass one folds chunks of N values into the thread's online (max, sum), pass two
+ * reads them again, from the last chunk back, and writes. */
+template <typename T, int N>
+__device__ __forceinline__ void hsm_ch_fwd_stream_body(const hsm_args &a)
+{
+    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const T *x = (const T *)a.x;
+    const float k = a.op.sigma * HSM_LOG2E;
+    const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp), chunk = cstep * N;
+    const int64_t chunks = (a.cols + chunk - 1) / chunk;
+    float v[N];
+    int parity = 0;
+    for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
+        int64_t r, i;
+        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const T *xr = x + r * a.x_stride + i;
+        const int64_t step = cstep * a.inner;
+        float M = HSM_NEG_INF, S = 0.0f;
+        for (int64_t t = 0; t < chunks; t++) {
+            const int64_t cc = c0 + t * chunk;
+            const float vmax = hsm_ch_load<T, N>(xr + cc * a.inner, step, hsm_ch_count<N>(a.cols, cc, cstep, on), v);
+            hsm_online_fold<N>(v, vmax, M, S, k);
+        }
+        hsm_ch_reduce_pair(mp, M, S, k, parity);
+        const hsm_epi e = hsm_ch_epi(a, M, S);
+        void *yrow = hsm_out_row(a, r);
+        for (int64_t t = chunks - 1; t >= 0; t--) {
+            const int64_t cc = c0 + t * chunk;
+            const int n = hsm_ch_count<N>(a.cols, cc, cstep, on);
+            hsm_ch_load<T, N>(xr + cc * a.inner, step, n, v);
+            if (a.op.log)
+                hsm_ch_store_fwd<N, HSM_FROM_U_LOG>(a, yrow, cc * a.inner + i, step, n, v, e);
+            else
+                hsm_ch_store_fwd<N, HSM_FROM_U_SOFTMAX>(a, yrow, cc * a.inner + i, step, n, v, e);
+        }
+    }
+}
+
+/* y (T) and dy (TD) of the thread's first n of N positions, step elements apart, 0 for the rest;
+ * returns the thread's share of the sum: of dy * y (softmax) or of dy (log-softmax). Loads first,
+ * conversions after. */
+template <typename T, typename TD, int N>
+__device__ __forceinline__ float hsm_ch_bwd_load(const T *yp, const TD *dp, int64_t step, int n, int log, float *yv,
+                                                 float *dv)
+{
+    T yr[N];
+    TD dr[N];
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        yr[k] = k < n ? yp[k * step] : T{};
+        dr[k] = k < n ? dp[k * step] : TD{};
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        yv[k] = hsm_to_float(yr[k]);
+        dv[k] = hsm_to_float(dr[k]);
+        s += log ? dv[k] : dv[k] * yv[k];
+    }
+    return s;
+}
+
+template <typename To, int N, int LOG>
+__device__ __forceinline__ void hsm_ch_store_bwd_t(const hsm_args &a, To *p, int64_t step, int n, const float *yv,
+                                                   const float *dv, float s)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k < n) {
+            float o = hsm_bwd_value<LOG>(yv[k], dv[k], s, a.op.scale);
+            hsm_put_out<To, 1>(a, p + k * step, &o);
+        }
+    }
+}
+
+template <int N, int LOG>
+__device__ __forceinline__ void hsm_ch_store_bwd(const hsm_args &a, void *xrow, int64_t at, int64_t step, int n,
+                                                 const float *yv, const float *dv, float s)
+{
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_ch_store_bwd_t<hsm_f16, N, LOG>(a, (hsm_f16 *)xrow + at, step, n, yv, dv, s); break;
+    case HSM_BF16: hsm_ch_store_bwd_t<hsm_bf16, N, LOG>(a, (hsm_bf16 *)xrow + at, step, n, yv, dv, s); break;
+    default: hsm_ch_store_bwd_t<float, N, LOG>(a, (float *)xrow + at, step, n, yv, dv, s); break;
+    }
+}
+
+/* The backward of dy's dtype TD. STREAM: C in chunks, twice; else the column's values in registers. */
+template <typename T, typename TD, int N, bool STREAM>
+__device__ __forceinline__ void hsm_ch_bwd_t(const hsm_args &a)
+{
+    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp), chunk = cstep * N, step = cstep * a.inner;
+    const int64_t chunks = STREAM ? (a.cols + chunk - 1) / chunk : 1;
+    float yv[N], dv[N];
+    int parity = 0;
+    for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
+        int64_t r, i;
+        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const T *yr = (const T *)a.x + r * a.x_stride + i;
+        const TD *dr = (const TD *)hsm_in2_row(a, r) + i;
+        float s = 0.0f;
+        for (int64_t t = 0; t < chunks; t++) {
+            const int64_t cc = c0 + t * chunk;
+            s += hsm_ch_bwd_load<T, TD, N>(yr + cc * a.inner, dr + cc * a.inner, step,
+                                           hsm_ch_count<N>(a.cols, cc, cstep, on), a.op.log, yv, dv);
+        }
+        s = hsm_ch_reduce_sum(mp, s, parity);
+        void *xrow = hsm_out_row(a, r);
+        for (int64_t t = chunks - 1; t >= 0; t--) {
+            const int64_t cc = c0 + t * chunk;
+            const int n = hsm_ch_count<N>(a.cols, cc, cstep, on);
+            if (STREAM)
+                hsm_ch_bwd_load<T, TD, N>(yr + cc * a.inner, dr + cc * a.inner, step, n, a.op.log, yv, dv);
+            if (a.op.log)
+                hsm_ch_store_bwd<N, 1>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
+            else
+                hsm_ch_store_bwd<N, 0>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
+        }
+    }
+}
+
+template <typename T, int N, bool STREAM>
+__device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
+{
+    switch (a.op.in2_dtype) {
+    case HSM_F16: hsm_ch_bwd_t<T, hsm_f16, N, STREAM>(a); break;
+    case HSM_BF16: hsm_ch_bwd_t<T, hsm_bf16, N, STREAM>(a); break;
+    default: hsm_ch_bwd_t<T, float, N, STREAM>(a); break;
+    }
+}
+
+#define HSM_CH_FWD(NAME, T, N, BODY)                                                                  \
+    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_BLOCK) NAME(hsm_args a) { BODY<T, N>(a); }
+#define HSM_CH_BWD(NAME, T, N, STREAM)                                                                \
+    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_ch_bwd_body<T, N, STREAM>(a);                                                             \
+    }
+#define HSM_CH_ENTRY(NAME, KOP, DT, N)                                                                \
+    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, 1, N, HSM_CHANNEL_BLOCK, hsm_launch_plain}
+
+/* Per dtype: register forwards of 4, 8 and 16 values a thread, register backwards of 4 and 8 (they
+ * hold y and dy), streaming forward and backward of 4 a chunk: the sizes that stay within the 64
+ * registers of a 1024-thread block without spilling (sm_90: 32 values forward and 16 backward spilled
+ * 68 and 140 bytes; streaming chunks of 8 spilled 4 and 36). */
+#define HSM_CH_SET(SFX, T)                                                                            \
+    HSM_CH_FWD(hsm_channel_##SFX##_r4_fwd, T, 4, hsm_ch_fwd_body)                                     \
+    HSM_CH_FWD(hsm_channel_##SFX##_r8_fwd, T, 8, hsm_ch_fwd_body)                                     \
+    HSM_CH_FWD(hsm_channel_##SFX##_r16_fwd, T, 16, hsm_ch_fwd_body)                                   \
+    HSM_CH_BWD(hsm_channel_##SFX##_r4_bwd, T, 4, false)                                               \
+    HSM_CH_BWD(hsm_channel_##SFX##_r8_bwd, T, 8, false)                                               \
+    HSM_CH_FWD(hsm_channel_##SFX##_o4_fwd, T, 4, hsm_ch_fwd_stream_body)                              \
+    HSM_CH_BWD(hsm_channel_##SFX##_o4_bwd, T, 4, true)
+#define HSM_CH_REG_ENTRIES(SFX, DT)                                                                   \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_r4_fwd, HSM_KOP_FWD, DT, 4),                                     \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_fwd, HSM_KOP_FWD, DT, 8),                                 \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r16_fwd, HSM_KOP_FWD, DT, 16),                               \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r4_bwd, HSM_KOP_BWD, DT, 4),                                 \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_bwd, HSM_KOP_BWD, DT, 8)
+#define HSM_CH_STREAM_ENTRIES(SFX, DT)                                                                \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_o4_fwd, HSM_KOP_FWD, DT, 4),                                     \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_o4_bwd, HSM_KOP_BWD, DT, 4)
+
+HSM_CH_SET(f32, float)
+HSM_CH_SET(f16, hsm_f16)
+HSM_CH_SET(bf16, hsm_bf16)
+
+/* Register kernels first (ascending N per dtype and op, the order plan.c walks), streaming ones after
+ * them: hsm_channel_streams tells them apart by their place in the table. */
+#define HSM_CH_REGISTER_COUNT 15
+static const hsm_kernel hsm_channel_table[] = {
+    HSM_CH_REG_ENTRIES(f32, HSM_F32),       HSM_CH_REG_ENTRIES(f16, HSM_F16),
+    HSM_CH_REG_ENTRIES(bf16, HSM_BF16),     HSM_CH_STREAM_ENTRIES(f32, HSM_F32),
+    HSM_CH_STREAM_ENTRIES(f16, HSM_F16),    HSM_CH_STREAM_ENTRIES(bf16, HSM_BF16),
+};
+
+extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)
+{
+    *count = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
+    return hsm_channel_table;
+}
+
+extern "C" int hsm_channel_streams(const hsm_kernel *k)
+{
+    const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
+    return k >= hsm_channel_table + HSM_CH_REGISTER_COUNT && k < hsm_channel_table + n;
+}

@@ -93,6 +93,8 @@ typedef struct cudaFuncAttributes hipFuncAttributes;
 #  define hipMemset cudaMemset
 #  define hipMemsetAsync cudaMemsetAsync
 #  define hipStreamCreate cudaStreamCreate
+#  define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#  define hipStreamNonBlocking cudaStreamNonBlocking
 #  define hipStreamDestroy cudaStreamDestroy
 #  define hipStreamSynchronize cudaStreamSynchronize
 #  define hipEventCreate cudaEventCreate

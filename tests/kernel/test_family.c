@@ -43,9 +43,8 @@
 #include "hsm_vendor.h"
 #include "reference.h"
 #include "reference_ops.h"
+#include "test_util.h"
 
-static const double rel_tol[] = {2e-5, 6e-4, 4.5e-3};
-static const double abs_tol[] = {1e-37, 6e-8, 1e-37};
 static const hipsoftmax_dtype api_dt[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
 static const char *const dt_names[] = {"f32", "f16", "bf16"};
 
@@ -78,74 +77,12 @@ typedef struct bcase {
     int shards;     /* > 1: as fcase.shards */
 } bcase;
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static float uniform(float lo, float hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * (float)((rng >> 11) * (1.0 / 9007199254740992.0));
-}
-
 static long long cases, skipped, bad_cases;
-
-#define CHECK_HIP(call)                                                                               \
-    do {                                                                                              \
-        hipError_t e_ = (call);                                                                       \
-        if (e_ != hipSuccess) {                                                                       \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));     \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n > 0 ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "host allocation of %zu bytes failed\n", n);
-        exit(1);
-    }
-    return p;
-}
-
-/* A device copy of `bytes` of host memory, allocated to exactly that size. */
-static void *to_device(const void *host, size_t bytes)
-{
-    void *d = NULL;
-    CHECK_HIP(hipMalloc(&d, bytes));
-    CHECK_HIP(hipMemcpy(d, host, bytes, hipMemcpyHostToDevice));
-    return d;
-}
-
-/* The value a double rounds to in dtype t. */
-static double rounded(double v, test_dtype t)
-{
-    const float f = (float)v;
-    uint16_t h[1];
-    if (t == T_F32)
-        return f;
-    test_set(h, 0, t, f);
-    return test_get(h, 0, t);
-}
-
-/* Whether got matches the expected value within tol (NaN for NaN; infinities exactly, also where
- * the expected value rounds to one in dtype t). */
-static int matches(double got, double want, double tol, test_dtype t)
-{
-    if (isnan(want))
-        return isnan(got);
-    if (isnan(got))
-        return 0;
-    const double r = rounded(want, t);
-    if (isinf(r) || isinf(got))
-        return got == r || (isinf(want) && got == want);
-    return fabs(got - want) <= tol;
-}
 
 static void fill_edge_row(void *buf, size_t off, int64_t cols, test_dtype t, int64_t row, int64_t rows, float big)
 {
     for (int64_t c = 0; c < cols; c++) {
-        float v = uniform(-8.0f, 8.0f);
+        float v = test_uniform(-8.0f, 8.0f);
         if (rows >= 5 && row == 0)
             v = -INFINITY;
         else if (rows >= 5 && row == 1 && c == cols / 2)
@@ -216,7 +153,7 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
     const int64_t xs = cols + pad_of(k->layout, 0), ys = inplace ? xs : cols + pad_of(k->layout, 1);
     const size_t xes = test_dtype_size(k->x_t), yes = test_dtype_size(k->y_t);
     const size_t xbytes = (size_t)((rows - 1) * xs + cols) * xes, ybytes = (size_t)((rows - 1) * ys + cols) * yes;
-    void *hx = xmalloc(xbytes), *hy0 = xmalloc(ybytes), *hy = xmalloc(ybytes);
+    void *hx = test_xmalloc(xbytes), *hy0 = test_xmalloc(ybytes), *hy = test_xmalloc(ybytes);
     const float big = k->x_t == T_F16 || k->y_t == T_F16 ? 6.0e4f : 1.0e30f;
     for (size_t i = 0; i < xbytes / xes; i++)
         test_set(hx, i, k->x_t, 777.0f); /* padding sentinel */
@@ -236,12 +173,12 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
     const int tensor_mask = k->mask == MASK_ADD || k->mask == MASK_BOOL;
     const size_t mes = k->mask == MASK_BOOL ? 1 : test_dtype_size(k->mask_t);
     const size_t mbytes = tensor_mask ? (size_t)((mb - 1) * mbs + (mr - 1) * mrs + cols) * mes : 0;
-    void *hm = xmalloc(mbytes);
+    void *hm = test_xmalloc(mbytes);
     for (size_t i = 0; tensor_mask && i < mbytes / mes; i++) {
         if (k->mask == MASK_BOOL)
-            ((uint8_t *)hm)[i] = uniform(0.0f, 1.0f) < 0.9f ? (uint8_t)(1 + (i % 3)) : 0;
+            ((uint8_t *)hm)[i] = test_uniform(0.0f, 1.0f) < 0.9f ? (uint8_t)(1 + (i % 3)) : 0;
         else
-            test_set(hm, i, k->mask_t, uniform(0.0f, 1.0f) < 0.1f ? -INFINITY : uniform(-4.0f, 4.0f));
+            test_set(hm, i, k->mask_t, test_uniform(0.0f, 1.0f) < 0.1f ? -INFINITY : test_uniform(-4.0f, 4.0f));
     }
     if (tensor_mask && k->empty_rows)
         for (int64_t q = 4; q < mr; q += 7)
@@ -255,7 +192,7 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
                 }
     /* y before the call: blended over, NaN-poisoned, or a pattern (its padding must survive). */
     for (size_t i = 0; i < ybytes / yes; i++)
-        test_set(hy0, i, k->y_t, k->beta != 0.0f ? uniform(-1.0f, 1.0f) : k->poison ? NAN : 555.0f);
+        test_set(hy0, i, k->y_t, k->beta != 0.0f ? test_uniform(-1.0f, 1.0f) : k->poison ? NAN : 555.0f);
 
     hipsoftmax_problem p;
     hipsoftmax_problem_init(&p, api_dt[k->x_t], rows, cols);
@@ -269,17 +206,17 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
              : k->mask == MASK_CAUSAL ? HIPSOFTMAX_MASK_CAUSAL : HIPSOFTMAX_MASK_NONE;
     p.causal_offset = k->causal_offset;
 
-    void *dx = to_device(hx, xbytes), *dy = NULL, *dm = NULL;
+    void *dx = test_to_device(hx, xbytes), *dy = NULL, *dm = NULL;
     float *dstats = NULL;
     if (inplace) {
         dy = dx;
     } else {
-        dy = to_device(hy0, ybytes);
+        dy = test_to_device(hy0, ybytes);
     }
     if (inplace && k->beta != 0.0f)
         memcpy(hy0, hx, ybytes); /* in place, y's old values are x */
     if (tensor_mask) {
-        dm = to_device(hm, mbytes);
+        dm = test_to_device(hm, mbytes);
         p.mask_ptr = dm, p.mask_dtype = api_dt[k->mask_t];
         p.mask_batches = mb, p.mask_rows = mr, p.mask_row_stride = mrs, p.mask_batch_stride = mbs;
     }
@@ -303,10 +240,10 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
     } else {
         CHECK_HIP(hipDeviceSynchronize());
         CHECK_HIP(hipMemcpy(hy, dy, ybytes, hipMemcpyDeviceToHost));
-        float *hs = xmalloc(sbytes);
+        float *hs = test_xmalloc(sbytes);
         if (k->stats)
             CHECK_HIP(hipMemcpy(hs, dstats, sbytes, hipMemcpyDeviceToHost));
-        double *z = xmalloc(sizeof(double) * (size_t)cols), *ref = xmalloc(sizeof(double) * (size_t)cols);
+        double *z = test_xmalloc(sizeof(double) * (size_t)cols), *ref = test_xmalloc(sizeof(double) * (size_t)cols);
         long long bad = 0;
         for (int64_t r = 0; r < rows; r++) {
             const int64_t q = r % queries, b = r / (heads * queries);
@@ -338,10 +275,9 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
                 }
                 const double old = k->beta != 0.0f ? test_get(hy0, i, k->y_t) : 0.0;
                 const double want = k->alpha * ref[c] + k->beta * old;
-                const double tol = (rel_tol[k->y_t] + zrel) * (fabs(k->alpha * ref[c]) + fabs(k->beta * old)) +
-                                   abs_tol[k->y_t] + (k->log ? (2e-5 + zrel) * fabs(k->alpha) : 0.0);
+                const double tol = test_forward_tol(k->y_t, zrel, k->alpha, ref[c], k->beta * old, k->log);
                 const double got = test_get(hy, i, k->y_t);
-                if (!matches(got, want, tol, k->y_t) && bad++ < 5)
+                if (!test_matches(got, want, tol, k->y_t) && bad++ < 5)
                     fprintf(stderr, "  row %lld col %lld: got %.9g expected %.9g\n", (long long)r, (long long)c, got,
                             want);
             }
@@ -354,8 +290,9 @@ static void run_forward(hipsoftmax_handle h, const fcase *k)
                 double sum = 0.0;
                 for (int64_t c = 0; !(isinf(mx) && mx < 0) && c < cols; c++)
                     sum += exp(z[c] - mx);
-                if ((!matches(g[0], mx, 1e-6 * fabs(mx), T_F32) || !matches(g[1], lse, 1e-6 * fabs(lse) + 2e-5, T_F32) ||
-                     !matches(g[2], sum, (2e-5 + zrel) * fabs(sum), T_F32) || g[3] != 0.0f) &&
+                if ((!test_matches(g[0], mx, 1e-6 * fabs(mx), T_F32) ||
+                     !test_matches(g[1], lse, 1e-6 * fabs(lse) + 2e-5, T_F32) ||
+                     !test_matches(g[2], sum, (2e-5 + zrel) * fabs(sum), T_F32) || g[3] != 0.0f) &&
                     bad++ < 5)
                     fprintf(stderr, "  row %lld stats: got {%.9g, %.9g, %.9g, %g} expected {%.9g, %.9g, %.9g, 0}\n",
                             (long long)r, g[0], g[1], g[2], g[3], mx, lse, sum);
@@ -393,14 +330,14 @@ static void run_backward(hipsoftmax_handle h, const bcase *k)
     const size_t yes = test_dtype_size(k->y_t), des = test_dtype_size(k->dy_t), xes = test_dtype_size(k->dx_t);
     const size_t ybytes = (size_t)((rows - 1) * ys + cols) * yes, dbytes = (size_t)((rows - 1) * ds + cols) * des;
     const size_t xbytes = (size_t)((rows - 1) * xs + cols) * xes;
-    void *hy = xmalloc(ybytes), *hd = xmalloc(dbytes), *hx0 = xmalloc(xbytes), *hx = xmalloc(xbytes);
-    double *yrow = xmalloc(sizeof(double) * (size_t)cols);
+    void *hy = test_xmalloc(ybytes), *hd = test_xmalloc(dbytes), *hx0 = test_xmalloc(xbytes), *hx = test_xmalloc(xbytes);
+    double *yrow = test_xmalloc(sizeof(double) * (size_t)cols);
     /* y: the softmax (log-softmax) of random logits, as stored; row 1 has a NaN in dy, row 2 masked
      * columns (y = 0, log: -inf) in every other column. */
     for (int64_t r = 0; r < rows; r++) {
         double m = -INFINITY, s = 0.0;
         for (int64_t c = 0; c < cols; c++) {
-            yrow[c] = (rows >= 5 && r == 2 && c % 2) ? -INFINITY : uniform(-6.0f, 6.0f);
+            yrow[c] = (rows >= 5 && r == 2 && c % 2) ? -INFINITY : test_uniform(-6.0f, 6.0f);
             m = yrow[c] > m ? yrow[c] : m;
         }
         for (int64_t c = 0; c < cols; c++)
@@ -409,11 +346,11 @@ static void run_backward(hipsoftmax_handle h, const bcase *k)
             const double v = k->log ? yrow[c] - m - log(s) : exp(yrow[c] - m) / s;
             test_set(hy, (size_t)(r * ys + c), k->y_t, (float)v);
             test_set(hd, (size_t)(r * ds + c), k->dy_t, (rows >= 5 && r == 1 && c == cols / 3) ? NAN
-                                                                                            : uniform(-1.0f, 1.0f));
+                                                                                            : test_uniform(-1.0f, 1.0f));
         }
     }
     for (size_t i = 0; i < xbytes / xes; i++)
-        test_set(hx0, i, k->dx_t, k->beta != 0.0f ? uniform(-1.0f, 1.0f) : 555.0f);
+        test_set(hx0, i, k->dx_t, k->beta != 0.0f ? test_uniform(-1.0f, 1.0f) : 555.0f);
     if (inplace)
         memcpy(hx0, hd, xbytes);
 
@@ -423,7 +360,7 @@ static void run_backward(hipsoftmax_handle h, const bcase *k)
     p.y_row_stride = ys, p.dy_row_stride = ds, p.x_row_stride = xs;
     p.algorithm = k->log ? HIPSOFTMAX_ALGO_LOG_SOFTMAX : HIPSOFTMAX_ALGO_SOFTMAX;
     p.scale = k->scale, p.alpha = k->alpha, p.beta = k->beta;
-    void *dyv = to_device(hy, ybytes), *ddy = to_device(hd, dbytes), *ddx = inplace ? ddy : to_device(hx0, xbytes);
+    void *dyv = test_to_device(hy, ybytes), *ddy = test_to_device(hd, dbytes), *ddx = inplace ? ddy : test_to_device(hx0, xbytes);
     void *const bptrs[3] = {dyv, ddy, ddx};
     const size_t bes[3] = {yes, des, xes};
     const hipsoftmax_status st = k->shards > 1 ? run_sharded(h, &p, 1, bptrs, bes, 0, k->shards)
@@ -438,9 +375,7 @@ static void run_backward(hipsoftmax_handle h, const bcase *k)
     } else {
         CHECK_HIP(hipDeviceSynchronize());
         CHECK_HIP(hipMemcpy(hx, ddx, xbytes, hipMemcpyDeviceToHost));
-        double *dyr = xmalloc(sizeof(double) * (size_t)cols), *ref = xmalloc(sizeof(double) * (size_t)cols);
-        const double rel = k->dx_t == T_F32 ? 2e-6 : rel_tol[k->dx_t];
-        const double seq = 6e-8 * (64.0 + (double)cols / 8192.0);
+        double *dyr = test_xmalloc(sizeof(double) * (size_t)cols), *ref = test_xmalloc(sizeof(double) * (size_t)cols);
         long long bad = 0;
         for (int64_t r = 0; r < rows; r++) {
             for (int64_t c = 0; c < cols; c++) {
@@ -462,14 +397,10 @@ static void run_backward(hipsoftmax_handle h, const bcase *k)
                 }
                 const double old = k->beta != 0.0f ? test_get(hx0, i, k->dx_t) : 0.0;
                 const double want = k->alpha * ref[c] + k->beta * old;
-                const double e = k->log ? exp(yrow[c]) : fabs(yrow[c]);
-                const double terms = k->log ? fabs(k->scale * dyr[c]) + fabs(k->scale * e * s)
-                                            : fabs(k->scale * yrow[c] * dyr[c]) + fabs(k->scale * yrow[c] * s);
-                const double sum_err = fabs(k->scale) * e * (seq * sa + (k->log ? 4e-6 * fabs(s) : 0.0));
-                const double tol = rel * (fabs(k->alpha) * terms + fabs(k->beta * old)) + fabs(k->alpha) * sum_err +
-                                   abs_tol[k->dx_t];
+                const double tol = test_backward_tol(k->dx_t, k->log, k->scale, k->alpha, k->beta * old, yrow[c],
+                                                     dyr[c], s, sa, cols);
                 const double got = test_get(hx, i, k->dx_t);
-                if (!matches(got, want, tol, k->dx_t) && bad++ < 5)
+                if (!test_matches(got, want, tol, k->dx_t) && bad++ < 5)
                     fprintf(stderr, "  row %lld col %lld: got %.9g expected %.9g (tol %.3g)\n", (long long)r,
                             (long long)c, got, want, tol);
             }

@@ -26,39 +26,19 @@
 
 #include "hsm_vendor.h"
 #include "reference.h"
-
-static const double rel_tol[] = {2e-5, 6e-4, 4.5e-3};
-static const double abs_tol[] = {1e-37, 6e-8, 1e-37};
+#include "test_util.h"
 
 typedef struct { int64_t rows, cols; } shape;
 
 enum { LAYOUT_DENSE, LAYOUT_PAD_VEC, LAYOUT_PAD_SCALAR, LAYOUT_INPLACE, LAYOUT_COUNT };
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static float uniform(float lo, float hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * (float)((rng >> 11) * (1.0 / 9007199254740992.0));
-}
-
 static long long cases, skipped, bad_cases;
 static int verbose; /* HSM_TEST_VERBOSE=1: print each case and its plan before running it */
-
-#define CHECK_HIP(call)                                                                               \
-    do {                                                                                              \
-        hipError_t e_ = (call);                                                                       \
-        if (e_ != hipSuccess) {                                                                       \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));     \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
 
 static void fill_row(void *x, size_t off, int64_t cols, test_dtype t, int64_t row, float big)
 {
     for (int64_t c = 0; c < cols; c++) {
-        float v = uniform(-8.0f, 8.0f);
+        float v = test_uniform(-8.0f, 8.0f);
         if (row == 0)
             v = -INFINITY;
         else if (row == 1 && c == cols / 2)
@@ -137,7 +117,7 @@ static void run_case(hipsoftmax_handle h, test_dtype t, hipsoftmax_dtype dt, sha
                     continue;
                 }
                 const double y = test_get(hy, i, t), e = ref[c];
-                const double tol = rel_tol[t] * fabs(e) + abs_tol[t];
+                const double tol = test_rel_tol[t] * fabs(e) + test_abs_tol[t];
                 const int ok = isnan(e) ? isnan(y) : (!isnan(y) && fabs(y - e) <= tol);
                 if (!isnan(e) && tol > 0 && fabs(y - e) / tol > worst)
                     worst = fabs(y - e) / tol;

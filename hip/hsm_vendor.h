@@ -33,6 +33,10 @@
 #  define HSM_VENDOR_NAME "AMD (HIP runtime)"
 /* Every target this project builds for AMD is CDNA (gfx908, gfx90a, gfx942): wave64 only. */
 #  define HSM_WARP_SIZE 64
+/* A kernel of blocks up to BLOCK threads held to REGS registers a thread (HSM_KERNEL_REG_CAP): on
+ * CDNA only the block bound; the register file per lane is larger there, and the plan reads what the
+ * compiler chose. */
+#  define HSM_KERNEL_REG_CAP(BLOCK, REGS) __launch_bounds__(BLOCK)
 /* HIP 5.2's device properties have no reserved per-block LDS and no block-slot count. */
 static inline size_t hsm_prop_reserved_smem(const hipDeviceProp_t *p) { (void)p; return 0; }
 static inline int hsm_prop_max_blocks_per_cu(const hipDeviceProp_t *p) { (void)p; return 0; }
@@ -56,6 +60,10 @@ static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n
 
 #  define HSM_VENDOR_NAME "NVIDIA (CUDA runtime)"
 #  define HSM_WARP_SIZE 32
+/* A kernel held to REGS registers a thread, below what __launch_bounds__ would allow (it cannot be
+ * combined with __maxnreg__; 1024 threads, the default bound, times REGS must fit the SM's file).
+ * For kernels whose residency, not their code, bounds the speed (softmax_row.hip says where). */
+#  define HSM_KERNEL_REG_CAP(BLOCK, REGS) __maxnreg__(REGS)
 
 typedef cudaError_t hipError_t;
 typedef cudaStream_t hipStream_t;

@@ -297,6 +297,15 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_ROW_KERNEL(NAME, T, VEC, C) HSM_ROW_KERNEL_B(NAME, T, VEC, C, hsm_row_body)
+/* The forward with options over 16 values a thread serves short rows (1K-4K columns) in blocks of 64
+ * to 256 threads, many blocks a SM: there the resident warps bound the speed. Compiled freely it took
+ * 60-62 registers (34 warps a SM in 64-thread blocks, against the plain kernel's 32 registers and 64
+ * warps); 48 registers spill nothing on sm_90 (40 spilled 8-52 bytes) and leave room for 42 warps. */
+#define HSM_ROW_KERNEL_CAP(NAME, T, VEC, C, BODY, REGS)                                               \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        BODY<T, VEC, C>(a);                                                                           \
+    }
 #define HSM_ROW_PACKED_KERNEL_B(NAME, T, C, BODY)                                                     \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
@@ -352,7 +361,7 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_s8_fwd, T, 1, 8, hsm_row_fwd_body)                               \
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_s16_fwd, T, 1, 16, hsm_row_fwd_body)                             \
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_v8_fwd, T, VEC, 8, hsm_row_fwd_body)                             \
-    HSM_ROW_KERNEL_B(hsm_row_##SFX##_v16_fwd, T, VEC, 16, hsm_row_fwd_body)                           \
+    HSM_ROW_KERNEL_CAP(hsm_row_##SFX##_v16_fwd, T, VEC, 16, hsm_row_fwd_body, 48)                     \
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_v32_fwd, T, VEC, 32, hsm_row_fwd_body)
 #define HSM_ROW_FWD_SET_ENTRIES(SFX, DT, VEC)                                                         \
     HSM_ROW_ENTRY_K(hsm_row_##SFX##_s1_fwd, HSM_KOP_FWD, DT, 1, 1),                                   \

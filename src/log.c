@@ -125,7 +125,7 @@ static const char *const algos[] = {"softmax", "log_softmax"};
 static const char *const modes[] = {"row", "channel"};
 static const char *const masks[] = {"none", "additive", "causal", "bool"};
 static const char *const bench_masks[] = {"none", "add", "causal", "bool"};
-static const char *const families[] = {"auto", "warp", "row", "online", "split"};
+static const char *const families[] = {"auto", "warp", "row", "online", "split", "channel"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* An enum field for a trace: its name, or its number where it has none. */
@@ -307,16 +307,20 @@ static void bench_op(const struct hipsoftmax_context *h, const hsm_log_op *op, c
         bench_dtype(&l, &notes, "--y-dtype", q->y_dtype);
     if (bwd && q->dy_dtype != q->y_dtype)
         bench_dtype(&l, &notes, "--dy-dtype", q->dy_dtype);
-    add(&l, " --shape %" PRId64 "x%" PRId64, q->rows, q->cols);
+    /* CHANNEL: the bench's OUTERxCxINNER shape, whose default stride is C * INNER. */
+    const int channel = q->mode == HIPSOFTMAX_MODE_CHANNEL;
+    const int64_t span = channel ? q->cols * q->inner : q->cols;
+    if (channel)
+        add(&l, " --shape %" PRId64 "x%" PRId64 "x%" PRId64, q->rows, q->cols, q->inner);
+    else
+        add(&l, " --shape %" PRId64 "x%" PRId64, q->rows, q->cols);
     if (!bwd || !stats_only)
-        bench_stride(&l, &notes, "--x-stride", q->x_row_stride, q->cols);
+        bench_stride(&l, &notes, "--x-stride", q->x_row_stride, span);
     if (bwd || !stats_only)
-        bench_stride(&l, &notes, "--y-stride", q->y_row_stride, q->cols);
+        bench_stride(&l, &notes, "--y-stride", q->y_row_stride, span);
     if (bwd)
-        bench_stride(&l, &notes, "--dy-stride", q->dy_row_stride, q->cols);
-    if (q->mode == HIPSOFTMAX_MODE_CHANNEL)
-        note(&notes, "channel mode (inner %" PRId64 "): no bench option", q->inner);
-    else if (q->mode != HIPSOFTMAX_MODE_ROW)
+        bench_stride(&l, &notes, "--dy-stride", q->dy_row_stride, span);
+    if (!channel && q->mode != HIPSOFTMAX_MODE_ROW)
         note(&notes, "mode %d", (int)q->mode);
     if (q->scale != 1.0f)
         add(&l, " --scale %.9g", (double)q->scale);

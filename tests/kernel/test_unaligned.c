@@ -300,13 +300,15 @@ int main(int argc, char **argv)
         }
     }
     CHECK_HSM(hipsoftmax_set_kernel(h, NULL));
-    /* Per kernel; each must have run something. */
+    /* Per kernel; each must have run something in the full set (the quick one, under the sanitizer,
+     * leaves out the 1-column rows only the s1 kernels serve: there a kernel that ran nothing is
+     * listed, not failed). */
     for (int i = 0; i < nk; i++)
         unsupported += ks[i].unsupported;
     for (int i = 0; i < nk; i++)
         printf("  %-28s %-20s %3lld run, %3lld not supported%s\n", ks[i].name, kind_names[ks[i].kind], ks[i].served,
                ks[i].unsupported, ks[i].served == 0 ? " (none ran)" : "");
-    for (int i = 0; i < nk; i++)
+    for (int i = 0; i < nk && !quick; i++)
         if (ks[i].served == 0) {
             fprintf(stderr, "%s (%s, %s) ran no case\n", ks[i].name, fam_names[ks[i].family], kind_names[ks[i].kind]);
             failures++;

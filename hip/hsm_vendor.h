@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
 #  define HSM_PLATFORM_AMD 1
@@ -47,6 +48,11 @@ static inline size_t hsm_prop_smem_per_cu(const hipDeviceProp_t *p) { return p->
 static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", p->gcnArchName);
+}
+/* Opts a kernel into `bytes` of dynamic shared memory (hsm_device_allow_smem). */
+static inline hipError_t hsm_func_allow_dyn_smem(const void *func, int bytes)
+{
+    return hipFuncSetAttribute(func, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -124,6 +130,26 @@ static inline size_t hsm_prop_smem_per_cu(const hipDeviceProp_t *p) { return p->
 static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n)
 {
     snprintf(buf, n, "sm_%d%d", p->major, p->minor);
+}
+/* Opts a kernel into `bytes` of dynamic shared memory (hsm_device_allow_smem) through the driver's
+ * cuFuncSetAttribute, not the runtime's cudaFuncSetAttribute: measured on CUDA 13 (H200), the runtime
+ * call resets the thread's last error, so a handle created while the application had an error
+ * unread lost that error. The driver entry point is looked up through the runtime, so the library
+ * links nothing more; where the lookup fails, the runtime call serves. */
+typedef int (*hsm_cu_func_set_attribute_fn)(cudaFunction_t f, int attrib, int value);
+static inline hipError_t hsm_func_allow_dyn_smem(const void *func, int bytes)
+{
+    enum { CU_FUNC_ATTR_MAX_DYNAMIC_SHARED = 8 }; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    void *fp = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+    cudaFunction_t f = NULL;
+    if (cudaGetDriverEntryPointByVersion("cuFuncSetAttribute", &fp, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess && fp != NULL && cudaGetFuncBySymbol(&f, func) == cudaSuccess) {
+        hsm_cu_func_set_attribute_fn set;
+        memcpy(&set, &fp, sizeof set); /* an object pointer to a function pointer, without a cast C forbids */
+        return set(f, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED, bytes) == 0 ? cudaSuccess : cudaErrorInvalidValue;
+    }
+    return cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 
 #endif /* HSM_PLATFORM_AMD / HSM_PLATFORM_NVIDIA */

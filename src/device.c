@@ -140,7 +140,7 @@ hipsoftmax_status hsm_device_allow_smem(struct hipsoftmax_context *h, const void
     int prev = h->device;
     HSM_FORWARD_IF_ERROR(enter_device(h->device, &prev));
     const hipsoftmax_status st =
-        from_hip(hipFuncSetAttribute(func, hipFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        from_hip(hsm_func_allow_dyn_smem(func, (int)bytes));
     leave_device(h->device, prev);
     return st;
 }

@@ -264,7 +264,10 @@ HIPSOFTMAX_API hipsoftmax_status hipsoftmax_softmax(hipsoftmax_handle handle, hi
 
 /* ================================================================================================
  * Experimental API: may change or vanish in any release. Define HIPSOFTMAX_EXPERIMENTAL before
- * including this header to see it.
+ * including this header to see it. 0.2 changed it incompatibly: hipsoftmax_plan_info and
+ * hipsoftmax_kernel_info begin with struct_size now, so a program built against 0.1's experimental
+ * part must be rebuilt (0.1's own bench gets no plan from 0.2). The stable API above is compatible:
+ * 0.1 binaries run on 0.2 unchanged (bench/ab_stable.c, built against 0.1's header, runs both).
  * ================================================================================================ */
 #if defined(HIPSOFTMAX_EXPERIMENTAL) && !defined(HIPSOFTMAX_H_EXPERIMENTAL_8D2A64)
 #define HIPSOFTMAX_H_EXPERIMENTAL_8D2A64

@@ -139,6 +139,7 @@ static inline void hsm_prop_target(const hipDeviceProp_t *p, char *buf, size_t n
 typedef int (*hsm_cu_func_set_attribute_fn)(cudaFunction_t f, int attrib, int value);
 static inline hipError_t hsm_func_allow_dyn_smem(const void *func, int bytes)
 {
+#  if CUDART_VERSION >= 12050 /* cudaGetDriverEntryPointByVersion */
     enum { CU_FUNC_ATTR_MAX_DYNAMIC_SHARED = 8 }; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     void *fp = NULL;
     enum cudaDriverEntryPointQueryResult q;
@@ -149,6 +150,7 @@ static inline hipError_t hsm_func_allow_dyn_smem(const void *func, int bytes)
         memcpy(&set, &fp, sizeof set); /* an object pointer to a function pointer, without a cast C forbids */
         return set(f, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED, bytes) == 0 ? cudaSuccess : cudaErrorInvalidValue;
     }
+#  endif
     return cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 

@@ -2,7 +2,10 @@
  * the GPU against the float64 reference of every (outer, inner) column (reference_ops.c), over shapes
  * that cover every regime of the plan: inner 1 (the row families, or CHANNEL's kernels forced), inner
  * narrower than a warp (2, 3, 7, 31), a warp and around it (32, 33), wide inner (4096, 16384); C from 1
- * to 50000 (register kernels, several warps a column, streaming); outer 1 to 1024.
+ * to 50000 (register kernels, several warps a column, streaming); outer 1 to 1024. Inner a multiple of
+ * 8 (8, 32, 40, 64, 128, 4096, 16384; 4 for f32) takes the vector kernels (V columns a thread) where
+ * every row start is on 16 bytes: the padded cases (strides of C * inner + 1..5) are not, and take the
+ * one-column kernels (a forced vector kernel skips them).
  *
  * Forward cases: softmax; log-softmax; scale with alpha/beta (beta != 0 reads y); beta = 0 over a y of
  * NaN (must not leak in); each other output dtype; safe rows; in place; padded slices (row strides
@@ -43,10 +46,11 @@ static const shape shapes[] = {
     {3, 21, 1},   {1024, 1000, 1}, {2, 50000, 1}, {5, 2, 2},     {1024, 21, 2},   {7, 50000, 2},  {4, 21, 3},
     {1024, 2, 3}, {2, 150, 7},     {3, 1, 7},     {3, 1000, 31}, {3, 21, 31},     {2, 21, 32},    {5, 150, 32},
     {3, 150, 33}, {64, 21, 33},    {1, 50000, 33}, {2, 2, 4096}, {2, 150, 4096},  {1, 1000, 4096}, {2, 1, 4096},
-    {1, 21, 16384}, {1, 2, 16384}, {16, 150, 128}, {7, 1000, 3}};
+    {1, 21, 16384}, {1, 2, 16384}, {16, 150, 128}, {7, 1000, 3}, {4, 21, 64},  {3, 150, 8},    {5, 1000, 40},
+    {1, 5000, 64},  {9, 7, 4}};
 /* compute-sanitizer runs (HSM_TEST_QUICK): every regime, smaller. */
 static const shape quick[] = {{3, 21, 1}, {5, 2, 2}, {4, 21, 3}, {2, 150, 7}, {3, 21, 31}, {3, 150, 33},
-                              {2, 1000, 32}, {1, 5000, 3}, {1, 2, 4096}};
+                              {2, 1000, 32}, {1, 5000, 3}, {1, 2, 4096}, {4, 21, 64}, {1, 5000, 64}};
 
 typedef struct {
     shape s;

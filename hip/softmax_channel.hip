@@ -34,9 +34,11 @@
 #define HSM_CHANNEL_BLOCK 1024 /* the largest block: 32 warps (16 wavefronts) sharing one tile */
 /* The vector kernels (V > 1) hold V columns' values, maxima, sums and normalisers a thread: within the
  * 64 registers of a 1024-thread block even 8 values spilled (sm_90: 20 to 92 bytes forward, 100 to 236
- * for the larger ones); a block of at most 512 threads leaves them 128. */
-#define HSM_CHANNEL_VBLOCK 512
-#define HSM_CH_BLOCK_OF(V) ((V) > 1 ? HSM_CHANNEL_VBLOCK : HSM_CHANNEL_BLOCK)
+ * for the larger ones). Blocks of at most 640 threads leave 96 registers, and two blocks of 10 warps
+ * (C = 150 in 16-position steps) fit an SM, where 104 registers left one; the forwards of 16 values
+ * (16-bit) and 32 spilled 32 bytes within 96 and take blocks of at most 512 (128 registers). */
+#define HSM_CHANNEL_VBLOCK 640
+#define HSM_CHANNEL_VBLOCK_BIG 512
 
 /* The thread's place: which tile of columns, which column of it, which positions along C. */
 struct hsm_ch_map {
@@ -458,7 +460,8 @@ __device__ __forceinline__ void hsm_ch_bwd_t(const hsm_args &a)
             const int n = hsm_ch_count<N>(a.cols, cc, cstep, on);
             if (STREAM) {
                 float unused[V];
-                hsm_ch_bwd_load<T, TD, N, V>(yr + cc * a.inner, dr + cc * a.inner, step, n, a.op.log, yv, dv, unused);
+                hsm_ch_bwd_load<T, TD, N, V>(yr + cc * a.inner, dr + cc * a.inner, step, n, a.op.log, yv, dv,
+                                             unused);
             }
             if (a.op.log)
                 hsm_ch_store_bwd<N, V, 1>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
@@ -478,78 +481,82 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
     }
 }
 
-#define HSM_CH_FWD(NAME, T, N, V, BODY)                                                               \
-    extern "C" __global__ void __launch_bounds__(HSM_CH_BLOCK_OF(V)) NAME(hsm_args a) { BODY<T, N, V>(a); }
-#define HSM_CH_BWD(NAME, T, N, V, STREAM)                                                             \
-    extern "C" __global__ void __launch_bounds__(HSM_CH_BLOCK_OF(V)) NAME(hsm_args a)                \
-    {                                                                                                 \
-        hsm_ch_bwd_body<T, N, V, STREAM>(a);                                                          \
-    }
-/* cols_per_thread is N, the positions along C a thread takes (a chunk's, streaming); vec is V. */
-#define HSM_CH_ENTRY(NAME, KOP, DT, N, V)                                                             \
-    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, V, N, HSM_CH_BLOCK_OF(V), hsm_launch_plain}
+#define HSM_CH_FWD(NAME, T, N, V, B, BODY)                                                            \
+    extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { BODY<T, N, V>(a); }
+#define HSM_CH_BWD(NAME, T, N, V, B, STREAM)                                                          \
+    extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { hsm_ch_bwd_body<T, N, V, STREAM>(a); }
+/* cols_per_thread is N, the positions along C a thread takes (a chunk's, streaming); vec is V;
+ * max_block is the launch bound B. */
+#define HSM_CH_ENTRY(NAME, KOP, DT, N, V, B)                                                          \
+    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, V, N, B, hsm_launch_plain}
 
 /* Per dtype, one column a thread (any inner, any alignment): register forwards of 4, 8 and 16 values
  * a thread, register backwards of 4 and 8 (they hold y and dy), streaming forward and backward of 4 a
  * chunk: the sizes that stay within the 64 registers of a 1024-thread block without spilling (sm_90:
  * 32 values forward and 16 backward spilled 68 and 140 bytes; streaming chunks of 8 spilled 4 and 36). */
 #define HSM_CH_SET(SFX, T)                                                                            \
-    HSM_CH_FWD(hsm_channel_##SFX##_r4_fwd, T, 4, 1, hsm_ch_fwd_body)                                  \
-    HSM_CH_FWD(hsm_channel_##SFX##_r8_fwd, T, 8, 1, hsm_ch_fwd_body)                                  \
-    HSM_CH_FWD(hsm_channel_##SFX##_r16_fwd, T, 16, 1, hsm_ch_fwd_body)                                \
-    HSM_CH_BWD(hsm_channel_##SFX##_r4_bwd, T, 4, 1, false)                                            \
-    HSM_CH_BWD(hsm_channel_##SFX##_r8_bwd, T, 8, 1, false)                                            \
-    HSM_CH_FWD(hsm_channel_##SFX##_o4_fwd, T, 4, 1, hsm_ch_fwd_stream_body)                           \
-    HSM_CH_BWD(hsm_channel_##SFX##_o4_bwd, T, 4, 1, true)
+    HSM_CH_FWD(hsm_channel_##SFX##_r4_fwd, T, 4, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)               \
+    HSM_CH_FWD(hsm_channel_##SFX##_r8_fwd, T, 8, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)               \
+    HSM_CH_FWD(hsm_channel_##SFX##_r16_fwd, T, 16, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)             \
+    HSM_CH_BWD(hsm_channel_##SFX##_r4_bwd, T, 4, 1, HSM_CHANNEL_BLOCK, false)                         \
+    HSM_CH_BWD(hsm_channel_##SFX##_r8_bwd, T, 8, 1, HSM_CHANNEL_BLOCK, false)                         \
+    HSM_CH_FWD(hsm_channel_##SFX##_o4_fwd, T, 4, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_stream_body)        \
+    HSM_CH_BWD(hsm_channel_##SFX##_o4_bwd, T, 4, 1, HSM_CHANNEL_BLOCK, true)
 #define HSM_CH_REG_ENTRIES(SFX, DT)                                                                   \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_r4_fwd, HSM_KOP_FWD, DT, 4, 1),                                  \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_fwd, HSM_KOP_FWD, DT, 8, 1),                              \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r16_fwd, HSM_KOP_FWD, DT, 16, 1),                            \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r4_bwd, HSM_KOP_BWD, DT, 4, 1),                              \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_bwd, HSM_KOP_BWD, DT, 8, 1)
+    HSM_CH_ENTRY(hsm_channel_##SFX##_r4_fwd, HSM_KOP_FWD, DT, 4, 1, HSM_CHANNEL_BLOCK),               \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_fwd, HSM_KOP_FWD, DT, 8, 1, HSM_CHANNEL_BLOCK),           \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r16_fwd, HSM_KOP_FWD, DT, 16, 1, HSM_CHANNEL_BLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r4_bwd, HSM_KOP_BWD, DT, 4, 1, HSM_CHANNEL_BLOCK),           \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_bwd, HSM_KOP_BWD, DT, 8, 1, HSM_CHANNEL_BLOCK)
 #define HSM_CH_STREAM_ENTRIES(SFX, DT)                                                                \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_o4_fwd, HSM_KOP_FWD, DT, 4, 1),                                  \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_o4_bwd, HSM_KOP_BWD, DT, 4, 1)
+    HSM_CH_ENTRY(hsm_channel_##SFX##_o4_fwd, HSM_KOP_FWD, DT, 4, 1, HSM_CHANNEL_BLOCK),               \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_o4_bwd, HSM_KOP_BWD, DT, 4, 1, HSM_CHANNEL_BLOCK)
 
 /* Per dtype, V = 16 bytes of T adjacent columns a thread, one 16-byte access a position (the plan
  * takes them where V divides inner and every row start is on 16 bytes). Named by the values a thread
  * holds, N * V: register forwards of 8, 16 and 32, register backwards of 8 and 16, streaming of 8 a
  * chunk. */
-#define HSM_CH_VSET(SFX, T, V)                                                                        \
-    HSM_CH_FWD(hsm_channel_##SFX##_vr8_fwd, T, 8 / V, V, hsm_ch_fwd_body)                             \
-    HSM_CH_FWD(hsm_channel_##SFX##_vr16_fwd, T, 16 / V, V, hsm_ch_fwd_body)                           \
-    HSM_CH_FWD(hsm_channel_##SFX##_vr32_fwd, T, 32 / V, V, hsm_ch_fwd_body)                           \
-    HSM_CH_BWD(hsm_channel_##SFX##_vr8_bwd, T, 8 / V, V, false)                                       \
-    HSM_CH_BWD(hsm_channel_##SFX##_vr16_bwd, T, 16 / V, V, false)                                     \
-    HSM_CH_FWD(hsm_channel_##SFX##_vo8_fwd, T, 8 / V, V, hsm_ch_fwd_stream_body)                      \
-    HSM_CH_BWD(hsm_channel_##SFX##_vo8_bwd, T, 8 / V, V, true)
-#define HSM_CH_VREG_ENTRIES(SFX, DT, V)                                                               \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_fwd, HSM_KOP_FWD, DT, 8 / V, V),                             \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_fwd, HSM_KOP_FWD, DT, 16 / V, V),                       \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vr32_fwd, HSM_KOP_FWD, DT, 32 / V, V),                       \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_bwd, HSM_KOP_BWD, DT, 8 / V, V),                         \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_bwd, HSM_KOP_BWD, DT, 16 / V, V)
+#define HSM_CH_VSET(SFX, T, V, B16)                                                                   \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr8_fwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, hsm_ch_fwd_body)         \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr16_fwd, T, 16 / V, V, B16, hsm_ch_fwd_body)                      \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr32_fwd, T, 32 / V, V, HSM_CHANNEL_VBLOCK_BIG, hsm_ch_fwd_body)   \
+    HSM_CH_BWD(hsm_channel_##SFX##_vr8_bwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, false)                   \
+    HSM_CH_BWD(hsm_channel_##SFX##_vr16_bwd, T, 16 / V, V, HSM_CHANNEL_VBLOCK, false)                 \
+    HSM_CH_FWD(hsm_channel_##SFX##_vo8_fwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, hsm_ch_fwd_stream_body) \
+    HSM_CH_BWD(hsm_channel_##SFX##_vo8_bwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, true)
+#define HSM_CH_VREG_ENTRIES(SFX, DT, V, B16)                                                          \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_fwd, HSM_KOP_FWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_fwd, HSM_KOP_FWD, DT, 16 / V, V, B16),                  \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr32_fwd, HSM_KOP_FWD, DT, 32 / V, V, HSM_CHANNEL_VBLOCK_BIG), \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_bwd, HSM_KOP_BWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),     \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_bwd, HSM_KOP_BWD, DT, 16 / V, V, HSM_CHANNEL_VBLOCK)
 #define HSM_CH_VSTREAM_ENTRIES(SFX, DT, V)                                                            \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_fwd, HSM_KOP_FWD, DT, 8 / V, V),                             \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_bwd, HSM_KOP_BWD, DT, 8 / V, V)
+    HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_fwd, HSM_KOP_FWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_bwd, HSM_KOP_BWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK)
 
 HSM_CH_SET(f32, float)
 HSM_CH_SET(f16, hsm_f16)
 HSM_CH_SET(bf16, hsm_bf16)
-HSM_CH_VSET(f32, float, 4)
-HSM_CH_VSET(f16, hsm_f16, 8)
-HSM_CH_VSET(bf16, hsm_bf16, 8)
+HSM_CH_VSET(f32, float, 4, HSM_CHANNEL_VBLOCK)
+HSM_CH_VSET(f16, hsm_f16, 8, HSM_CHANNEL_VBLOCK_BIG)
+HSM_CH_VSET(bf16, hsm_bf16, 8, HSM_CHANNEL_VBLOCK_BIG)
 
 /* Register kernels first (ascending N per dtype, op and V, the order plan.c walks), streaming ones
  * after them: hsm_channel_streams tells them apart by their place in the table. */
 #define HSM_CH_REGISTER_COUNT 30
 static const hsm_kernel hsm_channel_table[] = {
-    HSM_CH_REG_ENTRIES(f32, HSM_F32),        HSM_CH_REG_ENTRIES(f16, HSM_F16),
-    HSM_CH_REG_ENTRIES(bf16, HSM_BF16),      HSM_CH_VREG_ENTRIES(f32, HSM_F32, 4),
-    HSM_CH_VREG_ENTRIES(f16, HSM_F16, 8),    HSM_CH_VREG_ENTRIES(bf16, HSM_BF16, 8),
-    HSM_CH_STREAM_ENTRIES(f32, HSM_F32),     HSM_CH_STREAM_ENTRIES(f16, HSM_F16),
-    HSM_CH_STREAM_ENTRIES(bf16, HSM_BF16),   HSM_CH_VSTREAM_ENTRIES(f32, HSM_F32, 4),
-    HSM_CH_VSTREAM_ENTRIES(f16, HSM_F16, 8), HSM_CH_VSTREAM_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_CH_REG_ENTRIES(f32, HSM_F32),
+    HSM_CH_REG_ENTRIES(f16, HSM_F16),
+    HSM_CH_REG_ENTRIES(bf16, HSM_BF16),
+    HSM_CH_VREG_ENTRIES(f32, HSM_F32, 4, HSM_CHANNEL_VBLOCK),
+    HSM_CH_VREG_ENTRIES(f16, HSM_F16, 8, HSM_CHANNEL_VBLOCK_BIG),
+    HSM_CH_VREG_ENTRIES(bf16, HSM_BF16, 8, HSM_CHANNEL_VBLOCK_BIG),
+    HSM_CH_STREAM_ENTRIES(f32, HSM_F32),
+    HSM_CH_STREAM_ENTRIES(f16, HSM_F16),
+    HSM_CH_STREAM_ENTRIES(bf16, HSM_BF16),
+    HSM_CH_VSTREAM_ENTRIES(f32, HSM_F32, 4),
+    HSM_CH_VSTREAM_ENTRIES(f16, HSM_F16, 8),
+    HSM_CH_VSTREAM_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)

@@ -400,8 +400,11 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, c
  * HSM_CHANNEL_VLANES lanes of a warp across inner, so a warp's access is whole 128-byte lines at
  * warp / HSM_CHANNEL_VLANES positions along C, and holds that many times more of C than a warp
  * across inner would: fewer warps share a column (C = 150 in fp32: 5 warps of 32 values a thread
- * instead of 19), fewer barriers and combines. */
+ * instead of 19), fewer barriers and combines. Where that leaves fewer tiles than two an SM (8 x 50000
+ * x 1024 in bf16: 128 tiles on 132 SMs), half as many lanes across inner, down to
+ * HSM_CHANNEL_VLANES_MIN (64 bytes, two whole sectors an access). */
 #define HSM_CHANNEL_VLANES 8
+#define HSM_CHANNEL_VLANES_MIN 4
 #define HSM_CHANNEL_FEW_WARPS 4
 #define HSM_CHANNEL_BLOCK_THREADS 256
 #define HSM_CHANNEL_STREAM_CHUNKS 4
@@ -410,8 +413,10 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
 {
     const int warp = h->dev.warp_size;
     const int64_t iv = inner / q->vec, lanes = q->vec > 1 ? HSM_CHANNEL_VLANES : warp;
-    const int64_t it = iv < lanes ? iv : lanes, ctw = warp / it;
-    const int64_t tiles = rows * ceil_div(iv, it);
+    int64_t it = iv < lanes ? iv : lanes;
+    while (q->vec > 1 && it > HSM_CHANNEL_VLANES_MIN && rows * ceil_div(iv, it) < 2 * (int64_t)h->dev.num_cus)
+        it /= 2;
+    const int64_t ctw = warp / it, tiles = rows * ceil_div(iv, it);
     const hsm_kernel_state *pick = NULL, *few = NULL, *largest = NULL, *stream = NULL;
     int64_t g = 0, g_few = 0, g_largest = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;

@@ -392,7 +392,7 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, c
  * and warp / it positions along C at once (so a narrow inner still reads whole contiguous spans), and
  * G warps share a tile of columns, splitting C. Of the register kernels (N values a thread), the
  * smallest N that holds C with one warp a tile (no barrier, the most loads in flight a thread), else
- * the smallest with at most HSM_CHANNEL_FEW_WARPS warps, else the largest within a 1024-thread block;
+ * the smallest with at most HSM_CHANNEL_FEW_WARPS warps, else the largest within the kernel's largest block;
  * a C longer than that streams (two passes), with one warp per HSM_CHANNEL_STREAM_CHUNKS chunks of
  * C, and more of them where the tiles are too few to fill the GPU. Blocks of 256 threads (several
  * tiles each) unless one tile's warps need more.
@@ -414,7 +414,7 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     const int warp = h->dev.warp_size;
     const int64_t iv = inner / q->vec, lanes = q->vec > 1 ? HSM_CHANNEL_VLANES : warp;
     int64_t it = iv < lanes ? iv : lanes;
-    while (q->vec > 1 && it > HSM_CHANNEL_VLANES_MIN && rows * ceil_div(iv, it) < 2 * (int64_t)h->dev.num_cus)
+    while (q->vec > 1 && it / 2 >= HSM_CHANNEL_VLANES_MIN && rows * ceil_div(iv, it) < 2 * (int64_t)h->dev.num_cus)
         it /= 2;
     const int64_t ctw = warp / it, tiles = rows * ceil_div(iv, it);
     const hsm_kernel_state *pick = NULL, *few = NULL, *largest = NULL, *stream = NULL;

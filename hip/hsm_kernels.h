@@ -90,6 +90,7 @@ typedef struct hsm_launch {
                                       held in smem_bytes of shared memory, after its registers' share */
     int64_t inner;                 /* CHANNEL: elements after the softmax dimension (cols is C, rows outer) */
     int channel_warps;             /* CHANNEL: warps that share one tile of columns, splitting C */
+    int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of V each) */
     hsm_op_args op;                /* forward and backward kernels */
 } hsm_launch;
 

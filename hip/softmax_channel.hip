@@ -9,14 +9,22 @@
  * Where C is longer than a warp holds, G warps (hsm_args.channel_warps, from the plan) share a tile of
  * columns, each taking every G-th group of CTW positions, and combine through shared memory.
  *
- * Two kinds of kernel, each forward and backward, per dtype:
- *   - register kernels (_r<N>): a thread keeps its N values of the column in registers: read once,
- *     written once;
- *   - streaming kernels (_o<N>): C in chunks of N values a thread, twice: an online (max, sum) pass,
- *     then the outputs (backward: the sum of dy * y or dy, then dx), the second pass from the end of
- *     the column back, since that was read last and is the part most likely still in L2.
+ * Vector kernels (template V > 1, 16 bytes of the dtype): a thread owns V adjacent columns and moves
+ * each position's V values in one 16-byte access, with V independent (max, sum) pairs; everything
+ * above holds with "column" read as "V columns". One element an access left these kernels bound by
+ * instructions and latency (bf16 took as long as fp32 for as many elements). The plan gives a warp
+ * IT = hsm_args.channel_lanes columns of V (8 lanes: 128 bytes, a line) and CTW = warp / IT positions
+ * at once, so a warp holds CTW times more of C than across inner alone.
+ *
+ * Two kinds of kernel, each forward and backward, per dtype and V:
+ *   - register kernels (_r<N>, vector _vr<N * V>): a thread keeps its N positions of the column in
+ *     registers: read once, written once;
+ *   - streaming kernels (_o<N>, _vo<N * V>): C in chunks of N positions a thread, twice: an online
+ *     (max, sum) pass, then the outputs (backward: the sum of dy * y or dy, then dx), the second pass
+ *     from the end of the column back, since that was read last and is the part most likely still in
+ *     L2.
  * The element-wise work (scale, log-softmax, output dtype, alpha/beta, safe rows, the backward
- * formulas) is softmax_ops.h's, as in the row families, with packs of one element. Masks and row
+ * formulas) is softmax_ops.h's, as in the row families, with packs of V elements. Masks and row
  * statistics are not taken in CHANNEL mode (validate.c refuses them).
  *
  * Reductions keep a fixed order for a given plan, so results do not vary between runs.
@@ -24,6 +32,13 @@
 #include "softmax_ops.h"
 
 #define HSM_CHANNEL_BLOCK 1024 /* the largest block: 32 warps (16 wavefronts) sharing one tile */
+/* The vector kernels (V > 1) hold V columns' values, maxima, sums and normalisers a thread: within the
+ * 64 registers of a 1024-thread block even 8 values spilled (sm_90: 20 to 92 bytes forward, 100 to 236
+ * for the larger ones). Blocks of at most 640 threads leave 96 registers, and two blocks of 10 warps
+ * (C = 150 in 16-position steps) fit an SM, where 104 registers left one; the forwards of 16 values
+ * (16-bit) and 32 spilled 32 bytes within 96 and take blocks of at most 512 (128 registers). */
+#define HSM_CHANNEL_VBLOCK 640
+#define HSM_CHANNEL_VBLOCK_BIG 512
 
 /* The thread's place: which tile of columns, which column of it, which positions along C. */
 struct hsm_ch_map {
@@ -33,11 +48,16 @@ struct hsm_ch_map {
     int64_t tiles;
 };
 
+template <int V>
 __device__ __forceinline__ hsm_ch_map hsm_ch_map_of(const hsm_args &a)
 {
     hsm_ch_map m;
     const int lane = threadIdx.x % HSM_WARP_SIZE, warp = threadIdx.x / HSM_WARP_SIZE;
-    m.it_n = a.inner < HSM_WARP_SIZE ? (int)a.inner : HSM_WARP_SIZE;
+    const int64_t iv = a.inner / V; /* columns of V (the plan takes V > 1 only where V divides inner) */
+    /* The plan's lanes for the vector kernels; min(inner, warp) as before for one column a thread
+     * (what the plan gives too: computed here, ptxas spilled 60 to 76 bytes instead of 8 to 16 in
+     * the streaming backward). */
+    m.it_n = V == 1 ? (iv < HSM_WARP_SIZE ? (int)iv : HSM_WARP_SIZE) : a.channel_lanes;
     m.ctw = HSM_WARP_SIZE / m.it_n;
     m.it = lane % m.it_n;
     m.ct = lane / m.it_n; /* ct >= ctw: an idle lane (warp size not a multiple of inner) */
@@ -45,13 +65,15 @@ __device__ __forceinline__ hsm_ch_map hsm_ch_map_of(const hsm_args &a)
     m.groups = blockDim.x / (HSM_WARP_SIZE * m.G);
     m.g = warp / m.G;
     m.wg = warp % m.G;
-    m.tps = (a.inner + m.it_n - 1) / m.it_n;
+    m.tps = (iv + m.it_n - 1) / m.it_n;
     m.tiles = a.rows * m.tps;
     return m;
 }
 
-/* The column of tile `tile` this thread owns: its slice r and inner index i; false for an idle lane or
- * a tile or column past the end (the thread still takes part in every reduction, with nothing). */
+/* The V columns of tile `tile` this thread owns: its slice r and inner index i of the first; false for
+ * an idle lane or a tile or column past the end (the thread still takes part in every reduction, with
+ * nothing). */
+template <int V>
 __device__ __forceinline__ bool hsm_ch_column(const hsm_args &a, const hsm_ch_map &m, int64_t tile, int64_t &r,
                                               int64_t &i)
 {
@@ -65,7 +87,7 @@ __device__ __forceinline__ bool hsm_ch_column(const hsm_args &a, const hsm_ch_ma
         r = (uint32_t)tile / (uint32_t)m.tps;
     else
         r = tile / m.tps;
-    i = (tile - r * m.tps) * m.it_n + m.it;
+    i = ((tile - r * m.tps) * m.it_n + m.it) * V;
     return i < a.inner;
 }
 
@@ -82,67 +104,94 @@ __device__ __forceinline__ void hsm_ch_pair_fold(float &m, float &s, float om, f
     m = nm;
 }
 
-/* Shared memory of the reductions across the warps of a group: [parity][value][warp][lane]. */
+/* Shared memory of the reductions across the warps of a group: [parity][value][column][warp][lane],
+ * V columns a thread. */
 extern __shared__ __align__(16) float hsm_ch_smem[];
 
-/* The (max, sum) of the thread's column over every lane and warp that shares it; every thread gets
- * the result. Lanes of one column lie ctw apart in it_n steps: a tree over shfl_down with offsets
- * it_n, 2 it_n, ... leaves the warp's pair in lanes ct == 0, which the others read. Across the G
- * warps of a group, through shared memory: every thread folds the G pairs in the same order. All
+/* The (max, sum) of each of the thread's V columns over every lane and warp that shares it; every
+ * thread gets the results. Lanes of one column lie ctw apart in it_n steps: a tree over shfl_down with
+ * offsets it_n, 2 it_n, ... leaves the warp's pairs in lanes ct == 0, which the others read. Across the
+ * G warps of a group, through shared memory: every thread folds the G pairs in the same order. All
  * threads of the block call this together (it holds a barrier when G > 1). */
-__device__ __forceinline__ void hsm_ch_reduce_pair(const hsm_ch_map &mp, float &m, float &s, float k, int parity)
+template <int V>
+__device__ __forceinline__ void hsm_ch_reduce_pair(const hsm_ch_map &mp, float *m, float *s, float k, int parity)
 {
     const int lane = threadIdx.x % HSM_WARP_SIZE, used = mp.ctw * mp.it_n;
     for (int d = mp.it_n; d < used; d *= 2) {
-        const float om = hsm_shfl_down(m, d), os = hsm_shfl_down(s, d);
-        if (lane + d < used)
-            hsm_ch_pair_fold(m, s, om, os, k);
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            const float om = hsm_shfl_down(m[j], d), os = hsm_shfl_down(s[j], d);
+            if (lane + d < used)
+                hsm_ch_pair_fold(m[j], s[j], om, os, k);
+        }
     }
     if (mp.ctw > 1) {
-        m = hsm_shfl_idx(m, mp.it);
-        s = hsm_shfl_idx(s, mp.it);
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            m[j] = hsm_shfl_idx(m[j], mp.it);
+            s[j] = hsm_shfl_idx(s[j], mp.it);
+        }
     }
     if (mp.G == 1)
         return;
-    const int nw = blockDim.x / HSM_WARP_SIZE;
-    float *sm = hsm_ch_smem + (size_t)parity * 2 * nw * HSM_WARP_SIZE, *ss = sm + nw * HSM_WARP_SIZE;
+    const int plane = blockDim.x; /* one float per thread of the block */
+    float *sm = hsm_ch_smem + (size_t)parity * 2 * V * plane, *ss = sm + V * plane;
     const int warp = threadIdx.x / HSM_WARP_SIZE;
     if (lane < mp.it_n) {
-        sm[warp * HSM_WARP_SIZE + lane] = m;
-        ss[warp * HSM_WARP_SIZE + lane] = s;
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            sm[j * plane + warp * HSM_WARP_SIZE + lane] = m[j];
+            ss[j * plane + warp * HSM_WARP_SIZE + lane] = s[j];
+        }
     }
     __syncthreads();
     const int first = mp.g * mp.G;
-    m = sm[first * HSM_WARP_SIZE + mp.it];
-    s = ss[first * HSM_WARP_SIZE + mp.it];
-    for (int w = 1; w < mp.G; w++)
-        hsm_ch_pair_fold(m, s, sm[(first + w) * HSM_WARP_SIZE + mp.it], ss[(first + w) * HSM_WARP_SIZE + mp.it], k);
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+        m[j] = sm[j * plane + first * HSM_WARP_SIZE + mp.it];
+        s[j] = ss[j * plane + first * HSM_WARP_SIZE + mp.it];
+        for (int w = 1; w < mp.G; w++)
+            hsm_ch_pair_fold(m[j], s[j], sm[j * plane + (first + w) * HSM_WARP_SIZE + mp.it],
+                             ss[j * plane + (first + w) * HSM_WARP_SIZE + mp.it], k);
+    }
 }
 
-/* The same for a plain sum (the backward's). */
-__device__ __forceinline__ float hsm_ch_reduce_sum(const hsm_ch_map &mp, float s, int parity)
+/* The same for plain sums (the backward's). */
+template <int V>
+__device__ __forceinline__ void hsm_ch_reduce_sum(const hsm_ch_map &mp, float *s, int parity)
 {
     const int lane = threadIdx.x % HSM_WARP_SIZE, used = mp.ctw * mp.it_n;
     for (int d = mp.it_n; d < used; d *= 2) {
-        const float os = hsm_shfl_down(s, d);
-        if (lane + d < used)
-            s += os;
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            const float os = hsm_shfl_down(s[j], d);
+            if (lane + d < used)
+                s[j] += os;
+        }
     }
-    if (mp.ctw > 1)
-        s = hsm_shfl_idx(s, mp.it);
+    if (mp.ctw > 1) {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            s[j] = hsm_shfl_idx(s[j], mp.it);
+    }
     if (mp.G == 1)
-        return s;
-    const int nw = blockDim.x / HSM_WARP_SIZE;
-    float *ss = hsm_ch_smem + (size_t)parity * nw * HSM_WARP_SIZE;
+        return;
+    const int plane = blockDim.x;
+    float *ss = hsm_ch_smem + (size_t)parity * V * plane;
     const int warp = threadIdx.x / HSM_WARP_SIZE;
-    if (lane < mp.it_n)
-        ss[warp * HSM_WARP_SIZE + lane] = s;
+    if (lane < mp.it_n) {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            ss[j * plane + warp * HSM_WARP_SIZE + lane] = s[j];
+    }
     __syncthreads();
     const int first = mp.g * mp.G;
-    s = ss[first * HSM_WARP_SIZE + mp.it];
-    for (int w = 1; w < mp.G; w++)
-        s += ss[(first + w) * HSM_WARP_SIZE + mp.it];
-    return s;
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+        s[j] = ss[j * plane + first * HSM_WARP_SIZE + mp.it];
+        for (int w = 1; w < mp.G; w++)
+            s[j] += ss[j * plane + (first + w) * HSM_WARP_SIZE + mp.it];
+    }
 }
 
 /* How many of the thread's N positions c0 + cstep * k lie inside C (0 for a thread with no column):
@@ -159,49 +208,57 @@ __device__ __forceinline__ int hsm_ch_count(int64_t C, int64_t c0, int64_t cstep
     return (int)(((uint32_t)rem + (uint32_t)cstep - 1) / (uint32_t)cstep);
 }
 
-/* The thread's first n of N values of the column, `step` elements apart from p, as floats (-inf for
- * the rest); all loads are issued before any is used. Returns their max. */
-template <typename T, int N>
-__device__ __forceinline__ float hsm_ch_load(const T *p, int64_t step, int n, float *v)
+/* The thread's first n of N positions of its V columns, `step` elements apart from p, as floats (-inf
+ * for the rest), v[k * V + j] column j's value at position k: one pack of V a position (16 bytes where
+ * V > 1), all loads issued before any is used. mx[j]: column j's max. */
+template <typename T, int N, int V>
+__device__ __forceinline__ void hsm_ch_load(const T *p, int64_t step, int n, float *v, float *mx)
 {
-    T raw[N];
+    hsm_pack<T, V> raw[N];
 #pragma unroll
     for (int k = 0; k < N; k++)
-        raw[k] = k < n ? p[k * step] : hsm_neg_inf_of<T>();
-    float m = HSM_NEG_INF;
+        raw[k] = k < n ? *reinterpret_cast<const hsm_pack<T, V> *>(p + k * step) : hsm_neg_inf_pack<T, V>();
+#pragma unroll
+    for (int j = 0; j < V; j++)
+        mx[j] = HSM_NEG_INF;
 #pragma unroll
     for (int k = 0; k < N; k++) {
-        v[k] = hsm_to_float(raw[k]);
-        m = hsm_max(m, v[k]);
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            v[k * V + j] = hsm_to_float(raw[k].v[j]);
+            mx[j] = hsm_max(mx[j], v[k * V + j]);
+        }
     }
-    return m;
 }
 
-/* The forward's outputs of the thread's first n values at p, step elements apart (MODE as in
- * hsm_epi_value), in the output dtype To. */
-template <typename To, int N, int MODE>
+/* The forward's outputs of the thread's first n positions at p, step elements apart (MODE as in
+ * hsm_epi_value, e[j] column j's normaliser), in the output dtype To: a pack of V a position. */
+template <typename To, int N, int V, int MODE>
 __device__ __forceinline__ void hsm_ch_store_fwd_t(const hsm_args &a, To *p, int64_t step, int n, const float *v,
-                                                   const hsm_epi &e)
+                                                   const hsm_epi *e)
 {
 #pragma unroll
     for (int k = 0; k < N; k++) {
         if (k < n) {
-            float o = hsm_epi_value<MODE>(v[k], e);
-            hsm_put_out<To, 1>(a, p + k * step, &o);
+            float o[V];
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                o[j] = hsm_epi_value<MODE>(v[k * V + j], e[j]);
+            hsm_put_out<To, V>(a, p + k * step, o);
         }
     }
 }
 
 /* The same in the call's output dtype, at element `at` of the output row (a branch every thread takes
  * the same way). */
-template <int N, int MODE>
+template <int N, int V, int MODE>
 __device__ __forceinline__ void hsm_ch_store_fwd(const hsm_args &a, void *yrow, int64_t at, int64_t step, int n,
-                                                 const float *v, const hsm_epi &e)
+                                                 const float *v, const hsm_epi *e)
 {
     switch (a.op.out_dtype) {
-    case HSM_F16: hsm_ch_store_fwd_t<hsm_f16, N, MODE>(a, (hsm_f16 *)yrow + at, step, n, v, e); break;
-    case HSM_BF16: hsm_ch_store_fwd_t<hsm_bf16, N, MODE>(a, (hsm_bf16 *)yrow + at, step, n, v, e); break;
-    default: hsm_ch_store_fwd_t<float, N, MODE>(a, (float *)yrow + at, step, n, v, e); break;
+    case HSM_F16: hsm_ch_store_fwd_t<hsm_f16, N, V, MODE>(a, (hsm_f16 *)yrow + at, step, n, v, e); break;
+    case HSM_BF16: hsm_ch_store_fwd_t<hsm_bf16, N, V, MODE>(a, (hsm_bf16 *)yrow + at, step, n, v, e); break;
+    default: hsm_ch_store_fwd_t<float, N, V, MODE>(a, (float *)yrow + at, step, n, v, e); break;
     }
 }
 
@@ -213,214 +270,293 @@ __device__ __forceinline__ hsm_epi hsm_ch_epi(const hsm_args &a, float M, float 
     return e;
 }
 
-/* Register forward: the column's N values a thread in registers. Softmax keeps exp2((u - m_t) * k)
- * with the thread's own max m_t, and scales them by exp2((m_t - M) * k) / S once the column's (M, S)
- * is known: one exponential per element, and one reduction of (max, sum) pairs instead of a max and
- * then a sum. */
-template <typename T, int N>
+/* Register forward: N positions of V columns a thread in registers. Softmax keeps exp2((u - m_t) * k)
+ * with the thread's own max m_t of each column, and scales them by exp2((m_t - M) * k) / S once the
+ * column's (M, S) is known: one exponential per element, and one reduction of (max, sum) pairs
+ * instead of a max and then a sum. */
+template <typename T, int N, int V>
 __device__ __forceinline__ void hsm_ch_fwd_body(const hsm_args &a)
 {
-    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const hsm_ch_map mp = hsm_ch_map_of<V>(a);
     const T *x = (const T *)a.x;
     const float k = a.op.sigma * HSM_LOG2E;
     const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp);
-    float v[N];
+    float v[N * V];
     int parity = 0;
     for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
         int64_t r, i;
-        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const bool on = hsm_ch_column<V>(a, mp, bt * mp.groups + mp.g, r, i);
         const int n = hsm_ch_count<N>(a.cols, c0, cstep, on);
         const int64_t at = c0 * a.inner + i, step = cstep * a.inner;
-        const float mt = hsm_ch_load<T, N>(x + r * a.x_stride + at, step, n, v);
-        hsm_epi et = hsm_epi_begin(a, mt); /* the thread's own shift: its max, or 0 while every value is -inf */
-        et.m = mt == HSM_NEG_INF ? 0.0f : mt;
-        float M = mt, S = hsm_fwd_sum<N>(a, v, et);
-        hsm_ch_reduce_pair(mp, M, S, k, parity);
-        hsm_epi e = hsm_ch_epi(a, M, S);
+        float mt[V], M[V], S[V];
+        hsm_ch_load<T, N, V>(x + r * a.x_stride + at, step, n, v, mt);
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            hsm_epi et = hsm_epi_begin(a, mt[j]); /* the thread's own shift: its max, or 0 while every value is -inf */
+            et.m = mt[j] == HSM_NEG_INF ? 0.0f : mt[j];
+            float col[N];
+#pragma unroll
+            for (int q = 0; q < N; q++)
+                col[q] = v[q * V + j];
+            S[j] = hsm_fwd_sum<N>(a, col, et);
+#pragma unroll
+            for (int q = 0; q < N; q++)
+                v[q * V + j] = col[q];
+            M[j] = mt[j];
+        }
+        hsm_ch_reduce_pair<V>(mp, M, S, k, parity);
+        hsm_epi e[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            e[j] = hsm_ch_epi(a, M[j], S[j]);
         void *yrow = hsm_out_row(a, r);
         if (a.op.log) {
-            hsm_ch_store_fwd<N, HSM_FROM_U_LOG>(a, yrow, at, step, n, v, e);
+            hsm_ch_store_fwd<N, V, HSM_FROM_U_LOG>(a, yrow, at, step, n, v, e);
         } else {
-            e.inv *= hsm_rescale_k(mt, M, k); /* from the thread's shift to the column's max */
-            hsm_ch_store_fwd<N, HSM_FROM_EXP>(a, yrow, at, step, n, v, e);
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                e[j].inv *= hsm_rescale_k(mt[j], M[j], k); /* from the thread's shift to the column's max */
+            hsm_ch_store_fwd<N, V, HSM_FROM_EXP>(a, yrow, at, step, n, v, e);
         }
     }
 }
 
-/* Streaming forward: pass one folds chunks of N values into the thread's online (max, sum), pass two
- * reads them again, from the last chunk back, and writes. */
-template <typename T, int N>
+/* Streaming forward: pass one folds chunks of N positions into each column's online (max, sum), pass
+ * two reads them again, from the last chunk back, and writes. */
+template <typename T, int N, int V>
 __device__ __forceinline__ void hsm_ch_fwd_stream_body(const hsm_args &a)
 {
-    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const hsm_ch_map mp = hsm_ch_map_of<V>(a);
     const T *x = (const T *)a.x;
     const float k = a.op.sigma * HSM_LOG2E;
     const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp), chunk = cstep * N;
     const int64_t chunks = (a.cols + chunk - 1) / chunk;
-    float v[N];
+    float v[N * V], vmax[V];
     int parity = 0;
     for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
         int64_t r, i;
-        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const bool on = hsm_ch_column<V>(a, mp, bt * mp.groups + mp.g, r, i);
         const T *xr = x + r * a.x_stride + i;
         const int64_t step = cstep * a.inner;
-        float M = HSM_NEG_INF, S = 0.0f;
+        float M[V], S[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            M[j] = HSM_NEG_INF, S[j] = 0.0f;
         for (int64_t t = 0; t < chunks; t++) {
             const int64_t cc = c0 + t * chunk;
-            const float vmax = hsm_ch_load<T, N>(xr + cc * a.inner, step, hsm_ch_count<N>(a.cols, cc, cstep, on), v);
-            hsm_online_fold<N>(v, vmax, M, S, k);
+            hsm_ch_load<T, N, V>(xr + cc * a.inner, step, hsm_ch_count<N>(a.cols, cc, cstep, on), v, vmax);
+#pragma unroll
+            for (int j = 0; j < V; j++) {
+                float col[N];
+#pragma unroll
+                for (int q = 0; q < N; q++)
+                    col[q] = v[q * V + j];
+                hsm_online_fold<N>(col, vmax[j], M[j], S[j], k);
+            }
         }
-        hsm_ch_reduce_pair(mp, M, S, k, parity);
-        const hsm_epi e = hsm_ch_epi(a, M, S);
+        hsm_ch_reduce_pair<V>(mp, M, S, k, parity);
+        hsm_epi e[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            e[j] = hsm_ch_epi(a, M[j], S[j]);
         void *yrow = hsm_out_row(a, r);
         for (int64_t t = chunks - 1; t >= 0; t--) {
             const int64_t cc = c0 + t * chunk;
             const int n = hsm_ch_count<N>(a.cols, cc, cstep, on);
-            hsm_ch_load<T, N>(xr + cc * a.inner, step, n, v);
+            hsm_ch_load<T, N, V>(xr + cc * a.inner, step, n, v, vmax);
             if (a.op.log)
-                hsm_ch_store_fwd<N, HSM_FROM_U_LOG>(a, yrow, cc * a.inner + i, step, n, v, e);
+                hsm_ch_store_fwd<N, V, HSM_FROM_U_LOG>(a, yrow, cc * a.inner + i, step, n, v, e);
             else
-                hsm_ch_store_fwd<N, HSM_FROM_U_SOFTMAX>(a, yrow, cc * a.inner + i, step, n, v, e);
+                hsm_ch_store_fwd<N, V, HSM_FROM_U_SOFTMAX>(a, yrow, cc * a.inner + i, step, n, v, e);
         }
     }
 }
 
-/* y (T) and dy (TD) of the thread's first n of N positions, step elements apart, 0 for the rest;
- * returns the thread's share of the sum: of dy * y (softmax) or of dy (log-softmax). Loads first,
- * conversions after. */
-template <typename T, typename TD, int N>
-__device__ __forceinline__ float hsm_ch_bwd_load(const T *yp, const TD *dp, int64_t step, int n, int log, float *yv,
-                                                 float *dv)
+/* y (T) and dy (TD) of the thread's first n of N positions of its V columns, step elements apart, 0
+ * for the rest (v[k * V + j] as in hsm_ch_load); adds each column's share of the sum to s[j]: of dy * y
+ * (softmax) or of dy (log-softmax). Loads first, conversions after; dy's pack may be wider than 16
+ * bytes (fp32 dy with 16-bit y: two accesses) or narrower. */
+template <typename T, typename TD, int N, int V>
+__device__ __forceinline__ void hsm_ch_bwd_load(const T *yp, const TD *dp, int64_t step, int n, int log, float *yv,
+                                                float *dv, float *s)
 {
-    T yr[N];
-    TD dr[N];
+    hsm_pack<T, V> yr[N];
+    hsm_raw<TD, V> dr[N];
 #pragma unroll
     for (int k = 0; k < N; k++) {
-        yr[k] = k < n ? yp[k * step] : T{};
-        dr[k] = k < n ? dp[k * step] : TD{};
+        if (k < n) {
+            yr[k] = *reinterpret_cast<const hsm_pack<T, V> *>(yp + k * step);
+            hsm_raw_load<TD, V>(dr[k], dp + k * step);
+        } else {
+            yr[k] = hsm_pack<T, V>{};
+            dr[k] = hsm_raw<TD, V>{};
+        }
     }
-    float s = 0.0f;
 #pragma unroll
     for (int k = 0; k < N; k++) {
-        yv[k] = hsm_to_float(yr[k]);
-        dv[k] = hsm_to_float(dr[k]);
-        s += log ? dv[k] : dv[k] * yv[k];
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            yv[k * V + j] = hsm_to_float(yr[k].v[j]);
+            dv[k * V + j] = hsm_raw_elem<TD, V>(dr[k], j);
+            s[j] += log ? dv[k * V + j] : dv[k * V + j] * yv[k * V + j];
+        }
     }
-    return s;
 }
 
-template <typename To, int N, int LOG>
+template <typename To, int N, int V, int LOG>
 __device__ __forceinline__ void hsm_ch_store_bwd_t(const hsm_args &a, To *p, int64_t step, int n, const float *yv,
-                                                   const float *dv, float s)
+                                                   const float *dv, const float *s)
 {
 #pragma unroll
     for (int k = 0; k < N; k++) {
         if (k < n) {
-            float o = hsm_bwd_value<LOG>(yv[k], dv[k], s, a.op.scale);
-            hsm_put_out<To, 1>(a, p + k * step, &o);
+            float o[V];
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                o[j] = hsm_bwd_value<LOG>(yv[k * V + j], dv[k * V + j], s[j], a.op.scale);
+            hsm_put_out<To, V>(a, p + k * step, o);
         }
     }
 }
 
-template <int N, int LOG>
+template <int N, int V, int LOG>
 __device__ __forceinline__ void hsm_ch_store_bwd(const hsm_args &a, void *xrow, int64_t at, int64_t step, int n,
-                                                 const float *yv, const float *dv, float s)
+                                                 const float *yv, const float *dv, const float *s)
 {
     switch (a.op.out_dtype) {
-    case HSM_F16: hsm_ch_store_bwd_t<hsm_f16, N, LOG>(a, (hsm_f16 *)xrow + at, step, n, yv, dv, s); break;
-    case HSM_BF16: hsm_ch_store_bwd_t<hsm_bf16, N, LOG>(a, (hsm_bf16 *)xrow + at, step, n, yv, dv, s); break;
-    default: hsm_ch_store_bwd_t<float, N, LOG>(a, (float *)xrow + at, step, n, yv, dv, s); break;
+    case HSM_F16: hsm_ch_store_bwd_t<hsm_f16, N, V, LOG>(a, (hsm_f16 *)xrow + at, step, n, yv, dv, s); break;
+    case HSM_BF16: hsm_ch_store_bwd_t<hsm_bf16, N, V, LOG>(a, (hsm_bf16 *)xrow + at, step, n, yv, dv, s); break;
+    default: hsm_ch_store_bwd_t<float, N, V, LOG>(a, (float *)xrow + at, step, n, yv, dv, s); break;
     }
 }
 
 /* The backward of dy's dtype TD. STREAM: C in chunks, twice; else the column's values in registers. */
-template <typename T, typename TD, int N, bool STREAM>
+template <typename T, typename TD, int N, int V, bool STREAM>
 __device__ __forceinline__ void hsm_ch_bwd_t(const hsm_args &a)
 {
-    const hsm_ch_map mp = hsm_ch_map_of(a);
+    const hsm_ch_map mp = hsm_ch_map_of<V>(a);
     const int64_t c0 = hsm_ch_c0(mp), cstep = hsm_ch_cstep(mp), chunk = cstep * N, step = cstep * a.inner;
     const int64_t chunks = STREAM ? (a.cols + chunk - 1) / chunk : 1;
-    float yv[N], dv[N];
+    float yv[N * V], dv[N * V];
     int parity = 0;
     for (int64_t bt = blockIdx.x; bt * mp.groups < mp.tiles; bt += gridDim.x, parity ^= 1) {
         int64_t r, i;
-        const bool on = hsm_ch_column(a, mp, bt * mp.groups + mp.g, r, i);
+        const bool on = hsm_ch_column<V>(a, mp, bt * mp.groups + mp.g, r, i);
         const T *yr = (const T *)a.x + r * a.x_stride + i;
         const TD *dr = (const TD *)hsm_in2_row(a, r) + i;
-        float s = 0.0f;
+        float s[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            s[j] = 0.0f;
         for (int64_t t = 0; t < chunks; t++) {
             const int64_t cc = c0 + t * chunk;
-            s += hsm_ch_bwd_load<T, TD, N>(yr + cc * a.inner, dr + cc * a.inner, step,
-                                           hsm_ch_count<N>(a.cols, cc, cstep, on), a.op.log, yv, dv);
+            hsm_ch_bwd_load<T, TD, N, V>(yr + cc * a.inner, dr + cc * a.inner, step,
+                                         hsm_ch_count<N>(a.cols, cc, cstep, on), a.op.log, yv, dv, s);
         }
-        s = hsm_ch_reduce_sum(mp, s, parity);
+        hsm_ch_reduce_sum<V>(mp, s, parity);
         void *xrow = hsm_out_row(a, r);
         for (int64_t t = chunks - 1; t >= 0; t--) {
             const int64_t cc = c0 + t * chunk;
             const int n = hsm_ch_count<N>(a.cols, cc, cstep, on);
-            if (STREAM)
-                hsm_ch_bwd_load<T, TD, N>(yr + cc * a.inner, dr + cc * a.inner, step, n, a.op.log, yv, dv);
+            if (STREAM) {
+                float unused[V];
+                hsm_ch_bwd_load<T, TD, N, V>(yr + cc * a.inner, dr + cc * a.inner, step, n, a.op.log, yv, dv,
+                                             unused);
+            }
             if (a.op.log)
-                hsm_ch_store_bwd<N, 1>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
+                hsm_ch_store_bwd<N, V, 1>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
             else
-                hsm_ch_store_bwd<N, 0>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
+                hsm_ch_store_bwd<N, V, 0>(a, xrow, cc * a.inner + i, step, n, yv, dv, s);
         }
     }
 }
 
-template <typename T, int N, bool STREAM>
+template <typename T, int N, int V, bool STREAM>
 __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
 {
     switch (a.op.in2_dtype) {
-    case HSM_F16: hsm_ch_bwd_t<T, hsm_f16, N, STREAM>(a); break;
-    case HSM_BF16: hsm_ch_bwd_t<T, hsm_bf16, N, STREAM>(a); break;
-    default: hsm_ch_bwd_t<T, float, N, STREAM>(a); break;
+    case HSM_F16: hsm_ch_bwd_t<T, hsm_f16, N, V, STREAM>(a); break;
+    case HSM_BF16: hsm_ch_bwd_t<T, hsm_bf16, N, V, STREAM>(a); break;
+    default: hsm_ch_bwd_t<T, float, N, V, STREAM>(a); break;
     }
 }
 
-#define HSM_CH_FWD(NAME, T, N, BODY)                                                                  \
-    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_BLOCK) NAME(hsm_args a) { BODY<T, N>(a); }
-#define HSM_CH_BWD(NAME, T, N, STREAM)                                                                \
-    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_BLOCK) NAME(hsm_args a)                 \
-    {                                                                                                 \
-        hsm_ch_bwd_body<T, N, STREAM>(a);                                                             \
-    }
-#define HSM_CH_ENTRY(NAME, KOP, DT, N)                                                                \
-    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, 1, N, HSM_CHANNEL_BLOCK, hsm_launch_plain}
+#define HSM_CH_FWD(NAME, T, N, V, B, BODY)                                                            \
+    extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { BODY<T, N, V>(a); }
+#define HSM_CH_BWD(NAME, T, N, V, B, STREAM)                                                          \
+    extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { hsm_ch_bwd_body<T, N, V, STREAM>(a); }
+/* cols_per_thread is N, the positions along C a thread takes (a chunk's, streaming); vec is V;
+ * max_block is the launch bound B. */
+#define HSM_CH_ENTRY(NAME, KOP, DT, N, V, B)                                                          \
+    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, V, N, B, hsm_launch_plain}
 
-/* Per dtype: register forwards of 4, 8 and 16 values a thread, register backwards of 4 and 8 (they
- * hold y and dy), streaming forward and backward of 4 a chunk: the sizes that stay within the 64
- * registers of a 1024-thread block without spilling (sm_90: 32 values forward and 16 backward spilled
- * 68 and 140 bytes; streaming chunks of 8 spilled 4 and 36). */
+/* Per dtype, one column a thread (any inner, any alignment): register forwards of 4, 8 and 16 values
+ * a thread, register backwards of 4 and 8 (they hold y and dy), streaming forward and backward of 4 a
+ * chunk: the sizes that stay within the 64 registers of a 1024-thread block without spilling (sm_90:
+ * 32 values forward and 16 backward spilled 68 and 140 bytes; streaming chunks of 8 spilled 4 and 36). */
 #define HSM_CH_SET(SFX, T)                                                                            \
-    HSM_CH_FWD(hsm_channel_##SFX##_r4_fwd, T, 4, hsm_ch_fwd_body)                                     \
-    HSM_CH_FWD(hsm_channel_##SFX##_r8_fwd, T, 8, hsm_ch_fwd_body)                                     \
-    HSM_CH_FWD(hsm_channel_##SFX##_r16_fwd, T, 16, hsm_ch_fwd_body)                                   \
-    HSM_CH_BWD(hsm_channel_##SFX##_r4_bwd, T, 4, false)                                               \
-    HSM_CH_BWD(hsm_channel_##SFX##_r8_bwd, T, 8, false)                                               \
-    HSM_CH_FWD(hsm_channel_##SFX##_o4_fwd, T, 4, hsm_ch_fwd_stream_body)                              \
-    HSM_CH_BWD(hsm_channel_##SFX##_o4_bwd, T, 4, true)
+    HSM_CH_FWD(hsm_channel_##SFX##_r4_fwd, T, 4, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)               \
+    HSM_CH_FWD(hsm_channel_##SFX##_r8_fwd, T, 8, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)               \
+    HSM_CH_FWD(hsm_channel_##SFX##_r16_fwd, T, 16, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_body)             \
+    HSM_CH_BWD(hsm_channel_##SFX##_r4_bwd, T, 4, 1, HSM_CHANNEL_BLOCK, false)                         \
+    HSM_CH_BWD(hsm_channel_##SFX##_r8_bwd, T, 8, 1, HSM_CHANNEL_BLOCK, false)                         \
+    HSM_CH_FWD(hsm_channel_##SFX##_o4_fwd, T, 4, 1, HSM_CHANNEL_BLOCK, hsm_ch_fwd_stream_body)        \
+    HSM_CH_BWD(hsm_channel_##SFX##_o4_bwd, T, 4, 1, HSM_CHANNEL_BLOCK, true)
 #define HSM_CH_REG_ENTRIES(SFX, DT)                                                                   \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_r4_fwd, HSM_KOP_FWD, DT, 4),                                     \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_fwd, HSM_KOP_FWD, DT, 8),                                 \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r16_fwd, HSM_KOP_FWD, DT, 16),                               \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r4_bwd, HSM_KOP_BWD, DT, 4),                                 \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_bwd, HSM_KOP_BWD, DT, 8)
+    HSM_CH_ENTRY(hsm_channel_##SFX##_r4_fwd, HSM_KOP_FWD, DT, 4, 1, HSM_CHANNEL_BLOCK),               \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_fwd, HSM_KOP_FWD, DT, 8, 1, HSM_CHANNEL_BLOCK),           \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r16_fwd, HSM_KOP_FWD, DT, 16, 1, HSM_CHANNEL_BLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r4_bwd, HSM_KOP_BWD, DT, 4, 1, HSM_CHANNEL_BLOCK),           \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_r8_bwd, HSM_KOP_BWD, DT, 8, 1, HSM_CHANNEL_BLOCK)
 #define HSM_CH_STREAM_ENTRIES(SFX, DT)                                                                \
-    HSM_CH_ENTRY(hsm_channel_##SFX##_o4_fwd, HSM_KOP_FWD, DT, 4),                                     \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_o4_bwd, HSM_KOP_BWD, DT, 4)
+    HSM_CH_ENTRY(hsm_channel_##SFX##_o4_fwd, HSM_KOP_FWD, DT, 4, 1, HSM_CHANNEL_BLOCK),               \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_o4_bwd, HSM_KOP_BWD, DT, 4, 1, HSM_CHANNEL_BLOCK)
+
+/* Per dtype, V = 16 bytes of T adjacent columns a thread, one 16-byte access a position (the plan
+ * takes them where V divides inner and every row start is on 16 bytes). Named by the values a thread
+ * holds, N * V: register forwards of 8, 16 and 32, register backwards of 8 and 16, streaming of 8 a
+ * chunk. */
+#define HSM_CH_VSET(SFX, T, V, B16)                                                                   \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr8_fwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, hsm_ch_fwd_body)         \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr16_fwd, T, 16 / V, V, B16, hsm_ch_fwd_body)                      \
+    HSM_CH_FWD(hsm_channel_##SFX##_vr32_fwd, T, 32 / V, V, HSM_CHANNEL_VBLOCK_BIG, hsm_ch_fwd_body)   \
+    HSM_CH_BWD(hsm_channel_##SFX##_vr8_bwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, false)                   \
+    HSM_CH_BWD(hsm_channel_##SFX##_vr16_bwd, T, 16 / V, V, HSM_CHANNEL_VBLOCK, false)                 \
+    HSM_CH_FWD(hsm_channel_##SFX##_vo8_fwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, hsm_ch_fwd_stream_body) \
+    HSM_CH_BWD(hsm_channel_##SFX##_vo8_bwd, T, 8 / V, V, HSM_CHANNEL_VBLOCK, true)
+#define HSM_CH_VREG_ENTRIES(SFX, DT, V, B16)                                                          \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_fwd, HSM_KOP_FWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_fwd, HSM_KOP_FWD, DT, 16 / V, V, B16),                  \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr32_fwd, HSM_KOP_FWD, DT, 32 / V, V, HSM_CHANNEL_VBLOCK_BIG), \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr8_bwd, HSM_KOP_BWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),     \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vr16_bwd, HSM_KOP_BWD, DT, 16 / V, V, HSM_CHANNEL_VBLOCK)
+#define HSM_CH_VSTREAM_ENTRIES(SFX, DT, V)                                                            \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_fwd, HSM_KOP_FWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),         \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_bwd, HSM_KOP_BWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK)
 
 HSM_CH_SET(f32, float)
 HSM_CH_SET(f16, hsm_f16)
 HSM_CH_SET(bf16, hsm_bf16)
+HSM_CH_VSET(f32, float, 4, HSM_CHANNEL_VBLOCK)
+HSM_CH_VSET(f16, hsm_f16, 8, HSM_CHANNEL_VBLOCK_BIG)
+HSM_CH_VSET(bf16, hsm_bf16, 8, HSM_CHANNEL_VBLOCK_BIG)
 
-/* Register kernels first (ascending N per dtype and op, the order plan.c walks), streaming ones after
- * them: hsm_channel_streams tells them apart by their place in the table. */
-#define HSM_CH_REGISTER_COUNT 15
+/* Register kernels first (ascending N per dtype, op and V, the order plan.c walks), streaming ones
+ * after them: hsm_channel_streams tells them apart by their place in the table. */
+#define HSM_CH_REGISTER_COUNT 30
 static const hsm_kernel hsm_channel_table[] = {
-    HSM_CH_REG_ENTRIES(f32, HSM_F32),       HSM_CH_REG_ENTRIES(f16, HSM_F16),
-    HSM_CH_REG_ENTRIES(bf16, HSM_BF16),     HSM_CH_STREAM_ENTRIES(f32, HSM_F32),
-    HSM_CH_STREAM_ENTRIES(f16, HSM_F16),    HSM_CH_STREAM_ENTRIES(bf16, HSM_BF16),
+    HSM_CH_REG_ENTRIES(f32, HSM_F32),
+    HSM_CH_REG_ENTRIES(f16, HSM_F16),
+    HSM_CH_REG_ENTRIES(bf16, HSM_BF16),
+    HSM_CH_VREG_ENTRIES(f32, HSM_F32, 4, HSM_CHANNEL_VBLOCK),
+    HSM_CH_VREG_ENTRIES(f16, HSM_F16, 8, HSM_CHANNEL_VBLOCK_BIG),
+    HSM_CH_VREG_ENTRIES(bf16, HSM_BF16, 8, HSM_CHANNEL_VBLOCK_BIG),
+    HSM_CH_STREAM_ENTRIES(f32, HSM_F32),
+    HSM_CH_STREAM_ENTRIES(f16, HSM_F16),
+    HSM_CH_STREAM_ENTRIES(bf16, HSM_BF16),
+    HSM_CH_VSTREAM_ENTRIES(f32, HSM_F32, 4),
+    HSM_CH_VSTREAM_ENTRIES(f16, HSM_F16, 8),
+    HSM_CH_VSTREAM_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)

@@ -297,6 +297,7 @@ struct hsm_args {
     int staged;
     int64_t inner;
     int channel_warps;
+    int channel_lanes;
     hsm_op_args op;
 };
 
@@ -319,6 +320,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.staged = a->staged;
     k.inner = a->inner;
     k.channel_warps = a->channel_warps;
+    k.channel_lanes = a->channel_lanes;
     k.op = a->op;
     return k;
 }

@@ -75,6 +75,7 @@ typedef struct hsm_plan {
     int cached_tiles;              /* ONLINE: row tiles kept in shared memory */
     int staged;                    /* SPLIT: accesses per thread of its chunk staged in shared memory */
     int channel_warps;             /* CHANNEL: warps sharing a tile of columns */
+    int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of vec each) */
     size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 

@@ -392,10 +392,19 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, c
  * and warp / it positions along C at once (so a narrow inner still reads whole contiguous spans), and
  * G warps share a tile of columns, splitting C. Of the register kernels (N values a thread), the
  * smallest N that holds C with one warp a tile (no barrier, the most loads in flight a thread), else
- * the smallest with at most HSM_CHANNEL_FEW_WARPS warps, else the largest within a 1024-thread block;
+ * the smallest with at most HSM_CHANNEL_FEW_WARPS warps, else the largest within the kernel's largest block;
  * a C longer than that streams (two passes), with one warp per HSM_CHANNEL_STREAM_CHUNKS chunks of
  * C, and more of them where the tiles are too few to fill the GPU. Blocks of 256 threads (several
- * tiles each) unless one tile's warps need more. */
+ * tiles each) unless one tile's warps need more.
+ * The vector kernels (q->vec = V > 1: V adjacent columns a thread, one 16-byte access a position) take
+ * HSM_CHANNEL_VLANES lanes of a warp across inner, so a warp's access is whole 128-byte lines at
+ * warp / HSM_CHANNEL_VLANES positions along C, and holds that many times more of C than a warp
+ * across inner would: fewer warps share a column (C = 150 in fp32: 5 warps of 32 values a thread
+ * instead of 19), fewer barriers and combines. Where that leaves fewer tiles than two an SM (8 x 50000
+ * x 1024 in bf16: 128 tiles on 132 SMs), half as many lanes across inner, down to
+ * HSM_CHANNEL_VLANES_MIN (64 bytes, two whole sectors an access). */
+#define HSM_CHANNEL_VLANES 8
+#define HSM_CHANNEL_VLANES_MIN 4
 #define HSM_CHANNEL_FEW_WARPS 4
 #define HSM_CHANNEL_BLOCK_THREADS 256
 #define HSM_CHANNEL_STREAM_CHUNKS 4
@@ -403,8 +412,11 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
                                       int64_t cols, int64_t inner, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    const int64_t it = inner < warp ? inner : warp, ctw = warp / it;
-    const int64_t tiles = rows * ceil_div(inner, it);
+    const int64_t iv = inner / q->vec, lanes = q->vec > 1 ? HSM_CHANNEL_VLANES : warp;
+    int64_t it = iv < lanes ? iv : lanes;
+    while (q->vec > 1 && it / 2 >= HSM_CHANNEL_VLANES_MIN && rows * ceil_div(iv, it) < 2 * (int64_t)h->dev.num_cus)
+        it /= 2;
+    const int64_t ctw = warp / it, tiles = rows * ceil_div(iv, it);
     const hsm_kernel_state *pick = NULL, *few = NULL, *largest = NULL, *stream = NULL;
     int64_t g = 0, g_few = 0, g_largest = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;
@@ -439,8 +451,10 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int64_t groups = max64(1, HSM_CHANNEL_BLOCK_THREADS / (warp * g));
     const int block = (int)(warp * g * groups);
-    /* G > 1: [parity][value][warp][lane] floats, two values (max, sum) forward, one backward. */
-    const size_t smem = g > 1 ? (size_t)2 * (q->kop == HSM_KOP_BWD ? 1 : 2) * (size_t)block * sizeof(float) : 0;
+    /* G > 1: [parity][value][column][warp][lane] floats, two values (max, sum) forward, one backward,
+     * of vec columns a thread. */
+    const size_t smem =
+        g > 1 ? (size_t)2 * (q->kop == HSM_KOP_BWD ? 1 : 2) * (size_t)q->vec * (size_t)block * sizeof(float) : 0;
     const int bpc = occupancy_smem(h, pick, block, smem);
     HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     out->ks = pick;
@@ -448,6 +462,7 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     out->group_width = 0;
     out->blocks_per_row = 1;
     out->channel_warps = (int)g;
+    out->channel_lanes = (int)it;
     out->smem_bytes = smem;
     out->grid = (int)min64(ceil_div(tiles, groups), (int64_t)h->dev.num_cus * bpc);
     return HIPSOFTMAX_STATUS_SUCCESS;
@@ -488,8 +503,14 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out)
 {
-    if (inner > 0)
-        return plan_channel(h, q, rows, cols, inner, out);
+    if (inner > 0) {
+        /* Where no vector kernel serves (a forced scalar one), the one-column kernels do. */
+        if (q->vec > 1 && plan_channel(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+        hsm_req q1 = *q;
+        q1.vec = 1;
+        return plan_channel(h, &q1, rows, cols, inner, out);
+    }
     if (h->forced_kernel[0] != '\0') {
         for (size_t i = 0; i < h->n_kernels; i++)
             if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
@@ -533,9 +554,10 @@ static int rows_on_16(uintptr_t at, int64_t rows, int64_t stride, size_t es)
 
 /* Whether every tensor of the call allows 16-byte accesses of the vector width v of its first input:
  * each row start on 16 bytes (a wider or narrower element makes a wider or narrower pack, split into
- * 16-byte pieces or read whole: hsm_get/hsm_put), and rows of whole accesses. Without pointers
+ * 16-byte pieces or read whole: hsm_get/hsm_put), and rows of whole accesses (`len`, the elements an
+ * access runs along, a multiple of v: cols, or CHANNEL's inner). Without pointers
  * (plans), tensors are taken as allocated: 256-byte aligned. */
-static int vector_ok(const hsm_call *c, int v)
+static int vector_ok(const hsm_call *c, int v, int64_t len)
 {
     const hipsoftmax_problem *p = &c->p;
     const int bwd = hsm_op_is_backward(c->op);
@@ -545,7 +567,7 @@ static int vector_ok(const hsm_call *c, int v)
     const int64_t out_stride = bwd ? p->x_row_stride : p->y_row_stride;
     const size_t in0_es = hsm_dtype_size(bwd ? p->y_dtype : p->x_dtype);
     const size_t out_es = hsm_dtype_size(bwd ? p->x_dtype : p->y_dtype);
-    if (p->cols % v != 0 || !rows_on_16(in0, p->rows, in0_stride, in0_es) ||
+    if (len % v != 0 || !rows_on_16(in0, p->rows, in0_stride, in0_es) ||
         (!hsm_op_stats_only(c->op) && !rows_on_16(out, p->rows, out_stride, out_es)))
         return 0;
     if (bwd) {
@@ -575,7 +597,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.dt = hsm_dtype_of(in0);
     const size_t es = hsm_dtype_size(in0);
     const int v = (int)(16 / es);
-    q.vec = vector_ok(call, v) ? v : 1;
+    q.vec = vector_ok(call, v, p->cols) ? v : 1;
     q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
     q.given = !bwd && p->stats_in != NULL;
     q.stage_es = bwd ? 8 : (int64_t)es;
@@ -604,7 +626,10 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
                       HIPSOFTMAX_STATUS_NOT_SUPPORTED);
         inner = p->inner;
         q.kop = bwd ? HSM_KOP_BWD : HSM_KOP_FWD;
-        q.vec = 1; /* a thread's values are inner elements apart: one element an access */
+        /* V adjacent columns a thread where every tensor allows 16-byte accesses along inner (each
+         * position's V columns then lie inside one access: inner and every row start are multiples
+         * of V), else one column a thread. CHANNEL takes no mask (refused above). */
+        q.vec = p->inner > 1 && vector_ok(call, v, p->inner) ? v : 1;
         q.no_raw = 0;
         q.given = 0;
         lead = 0;

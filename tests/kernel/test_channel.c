@@ -2,10 +2,14 @@
  * the GPU against the float64 reference of every (outer, inner) column (reference_ops.c), over shapes
  * that cover every regime of the plan: inner 1 (the row families, or CHANNEL's kernels forced), inner
  * narrower than a warp (2, 3, 7, 31), a warp and around it (32, 33), wide inner (4096, 16384); C from 1
- * to 50000 (register kernels, several warps a column, streaming); outer 1 to 1024.
+ * to 50000 (register kernels, several warps a column, streaming); outer 1 to 1024. Inner a multiple of
+ * 8 (8, 32, 40, 64, 128, 4096, 16384; 4 for f32) takes the vector kernels (V columns a thread) where
+ * every row start is on 16 bytes: most padded cases (strides of C * inner + 1..5) and the shifted ones
+ * are not, and take the one-column kernels (a forced vector kernel skips them).
  *
  * Forward cases: softmax; log-softmax; scale with alpha/beta (beta != 0 reads y); beta = 0 over a y of
- * NaN (must not leak in); each other output dtype; safe rows; in place; padded slices (row strides
+ * NaN (must not leak in); each other output dtype; safe rows; in place; x and y one element off 16
+ * bytes; padded slices (row strides
  * past C * inner). Column 0 of every slice is all -inf; on slices 1, 2, 3 of shapes with enough of
  * them, column 1 (inner 1: slice 0 all -inf, column 0) holds a NaN, a +inf, and +-1e30 (6e4 where a dtype is f16). Backward: softmax and
  * log-softmax; scale with alpha/beta; every (dy, dx) dtype pair; in place (dx == dy); padded.
@@ -43,14 +47,16 @@ static const shape shapes[] = {
     {3, 21, 1},   {1024, 1000, 1}, {2, 50000, 1}, {5, 2, 2},     {1024, 21, 2},   {7, 50000, 2},  {4, 21, 3},
     {1024, 2, 3}, {2, 150, 7},     {3, 1, 7},     {3, 1000, 31}, {3, 21, 31},     {2, 21, 32},    {5, 150, 32},
     {3, 150, 33}, {64, 21, 33},    {1, 50000, 33}, {2, 2, 4096}, {2, 150, 4096},  {1, 1000, 4096}, {2, 1, 4096},
-    {1, 21, 16384}, {1, 2, 16384}, {16, 150, 128}, {7, 1000, 3}};
+    {1, 21, 16384}, {1, 2, 16384}, {16, 150, 128}, {7, 1000, 3}, {4, 21, 64},  {3, 150, 8},    {5, 1000, 40},
+    {1, 5000, 64},  {9, 7, 4}};
 /* compute-sanitizer runs (HSM_TEST_QUICK): every regime, smaller. */
 static const shape quick[] = {{3, 21, 1}, {5, 2, 2}, {4, 21, 3}, {2, 150, 7}, {3, 21, 31}, {3, 150, 33},
-                              {2, 1000, 32}, {1, 5000, 3}, {1, 2, 4096}};
+                              {2, 1000, 32}, {1, 5000, 3}, {1, 2, 4096}, {4, 21, 64}, {1, 5000, 64}};
 
 typedef struct {
     shape s;
     int pad, inplace;
+    int shift; /* forward: x and y start this many elements past an allocation (off 16 bytes) */
     test_dtype x_t, y_t, d_t; /* forward: x, y; backward: dx (x_t), y (y_t), dy (d_t) */
     int log, safe, poison;
     float scale, alpha, beta;
@@ -90,6 +96,15 @@ static void *to_device(const void *host, size_t bytes)
 {
     void *d = NULL;
     CHECK_HIP(hipMalloc(&d, bytes));
+    CHECK_HIP(hipMemcpy(d, host, bytes, hipMemcpyHostToDevice));
+    return d;
+}
+
+/* to_device at `lead` bytes into an allocation of exactly lead + bytes (*base, to free). */
+static void *to_device_at(const void *host, size_t bytes, size_t lead, void **base)
+{
+    CHECK_HIP(hipMalloc(base, bytes + lead));
+    char *d = (char *)*base + lead;
     CHECK_HIP(hipMemcpy(d, host, bytes, hipMemcpyHostToDevice));
     return d;
 }
@@ -135,8 +150,10 @@ static float input_value(int64_t r, int64_t c, int64_t i, const shape *s, float 
 
 static void report(const char *dir, const tcase *k, hipsoftmax_status st, long long bad)
 {
-    fprintf(stderr, "%s %lldx%lldx%lld pad %d inplace %d x/dx %s y %s dy %s log %d safe %d scale %g alpha %g beta %g: ",
-            dir, (long long)k->s.outer, (long long)k->s.C, (long long)k->s.inner, k->pad, k->inplace, dt_names[k->x_t],
+    fprintf(stderr,
+            "%s %lldx%lldx%lld pad %d inplace %d shift %d x/dx %s y %s dy %s log %d safe %d scale %g alpha %g beta %g: ",
+            dir, (long long)k->s.outer, (long long)k->s.C, (long long)k->s.inner, k->pad, k->inplace, k->shift,
+            dt_names[k->x_t],
             dt_names[k->y_t], dt_names[k->d_t], k->log, k->safe, (double)k->scale, (double)k->alpha, (double)k->beta);
     if (st != HIPSOFTMAX_STATUS_SUCCESS)
         fprintf(stderr, "%s\n", hipsoftmax_status_string(st));
@@ -163,7 +180,9 @@ static void run_forward(hipsoftmax_handle h, const tcase *k)
         test_set(hy0, e, k->y_t, k->beta != 0.0f ? uniform(-1.0f, 1.0f) : k->poison ? NAN : 555.0f);
     if (inplace)
         memcpy(hy0, hx, yn * yes);
-    void *dx = to_device(hx, xn * xes), *dy = inplace ? dx : to_device(hy0, yn * yes);
+    void *bx = NULL, *by = NULL;
+    void *dx = to_device_at(hx, xn * xes, (size_t)k->shift * xes, &bx);
+    void *dy = inplace ? dx : to_device_at(hy0, yn * yes, (size_t)k->shift * yes, &by);
 
     hipsoftmax_problem p;
     hipsoftmax_problem_init(&p, api_dt[k->x_t], s->outer, s->C);
@@ -214,9 +233,9 @@ static void run_forward(hipsoftmax_handle h, const tcase *k)
         }
         free(z), free(ref);
     }
-    CHECK_HIP(hipFree(dx));
-    if (dy != dx)
-        CHECK_HIP(hipFree(dy));
+    CHECK_HIP(hipFree(bx));
+    if (by != NULL)
+        CHECK_HIP(hipFree(by));
     free(hx), free(hy0), free(hy);
 }
 
@@ -329,6 +348,9 @@ static void forward_matrix(hipsoftmax_handle h, test_dtype t, const shape *sh, i
         k = b, k.safe = 1, k.log = (j + 1) % 2;
         run_forward(h, &k);
         k = b, k.inplace = 1, k.log = j % 2, k.scale = 0.5f;
+        run_forward(h, &k);
+        /* one element off 16 bytes: the one-column kernels (a forced vector kernel skips it) */
+        k = b, k.shift = 1, k.log = (j + 1) % 2;
         run_forward(h, &k);
         for (int o = 0; o < 3; o++)
             if (o != (int)t) {

@@ -629,7 +629,16 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         /* V adjacent columns a thread where every tensor allows 16-byte accesses along inner (each
          * position's V columns then lie inside one access: inner and every row start are multiples
          * of V), else one column a thread. CHANNEL takes no mask (refused above). */
-        q.vec = p->inner > 1 && vector_ok(call, v, p->inner) ? v : 1;
+        /* The forward keeps to the one-column kernels unless a vector kernel is forced: measured on an
+         * H200 (bench/results/h200-2026-11-23-channel.md), the vector forward kernels (80-128
+         * registers, one to three blocks a SM) were slower on 5 of 7 shapes (fp32 32x64x16384: 42% of
+         * the copy bandwidth against 65%; bf16 16x150x16384: 14% against 27%), the vector backward
+         * faster where the tensor is large (fp32 16x150x16384: 87% against 50%). */
+        int vec_here = bwd;
+        for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
+            if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
+                vec_here = h->kernels[i].k->vec > 1;
+        q.vec = p->inner > 1 && vec_here && vector_ok(call, v, p->inner) ? v : 1;
         q.no_raw = 0;
         q.given = 0;
         lead = 0;

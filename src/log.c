@@ -423,6 +423,21 @@ static void plan_op(struct hipsoftmax_context *h, const hsm_log_op *op)
         add(&l, " family=%s kernel=%s grid=%d block=%d blocks_per_row=%d group_width=%d dynamic_smem=%zu",
             f != NULL ? f : "?", k->name, plan->grid, plan->block, plan->blocks_per_row, plan->group_width,
             plan->smem_bytes);
+        /* The occupancy behind the grid, by both models the arch module has: the exact one the plan
+         * sized the grid with, and the Triton tutorial's formula for the same kernel and block. */
+        const arch_kernel *m = &plan->ks->meta;
+        add(&l, " regs=%d static_smem=%u", m->regs, m->static_smem);
+        arch_occupancy occ;
+        if (arch_occupancy_exact(&h->dev, m, plan->block, plan->smem_bytes, NULL, &occ) == ARCH_OK)
+            add(&l, " occupancy_exact=%d blocks/CU (%s)", occ.blocks_per_cu, arch_limiter_string(occ.limiter));
+        arch_tutorial tut;
+        memset(&tut, 0, sizeof tut);
+        const int warps = (plan->block + h->dev.warp_size - 1) / h->dev.warp_size;
+        if (arch_occupancy_tutorial(&h->dev, m->regs, (size_t)m->static_smem + plan->smem_bytes, warps, q->rows,
+                                    &tut) == ARCH_OK)
+            add(&l, " occupancy_tutorial=%d programs/CU", tut.occupancy);
+        else
+            add(&l, " occupancy_tutorial=undefined (%s)", tut.why_undefined != NULL ? tut.why_undefined : "?");
         if (h->device < 0 && op->ptrs != NULL)
             add(&l, " (offline: not launched)");
     } else {

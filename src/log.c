@@ -415,8 +415,10 @@ static void plan_op(struct hipsoftmax_context *h, const hsm_log_op *op)
     }
     line l = {.n = 0};
     const hipsoftmax_problem *q = &op->call->p;
-    add(&l, "hipsoftmax plan: %s rows=%" PRId64 " cols=%" PRId64 " target=%s", op->fn, q->rows, q->cols,
-        h->target);
+    add(&l, "hipsoftmax plan: %s rows=%" PRId64 " cols=%" PRId64, op->fn, q->rows, q->cols);
+    if (q->mode == HIPSOFTMAX_MODE_CHANNEL)
+        add(&l, " inner=%" PRId64, q->inner);
+    add(&l, " target=%s", h->target);
     if (st == HIPSOFTMAX_STATUS_SUCCESS) {
         const hsm_kernel *k = plan->ks->k;
         const char *f = enum_name((int)k->family, HIPSOFTMAX_FAMILY_AUTO, families, N_OF(families));

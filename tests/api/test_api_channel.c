@@ -6,21 +6,13 @@
 #define HIPSOFTMAX_EXPERIMENTAL
 #include <hipsoftmax/hipsoftmax.h>
 
+#include "api_expect.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-#define EXPECT_STATUS(call, want)                                                                     \
-    do {                                                                                              \
-        const hipsoftmax_status got_ = (call);                                                        \
-        if (got_ != (want)) {                                                                         \
-            fprintf(stderr, "%s:%d: %s\n  returned %s, expected %s\n", __FILE__, __LINE__, #call,     \
-                    hipsoftmax_status_string(got_), hipsoftmax_status_string(want));                  \
-            failures++;                                                                               \
-        }                                                                                             \
-    } while (0)
+static int failures; /* counted by api_expect.h's checks */
 
 #define BUF_FLOATS 8192
 static _Alignas(16) float buf[BUF_FLOATS];

@@ -16,9 +16,9 @@
  * Buffers are allocated to the byte each tensor spans, for compute-sanitizer.
  *
  * Tolerances (the reference computed in float64 from the same rounded inputs), as kernel.<family>
- * (tests/kernel/test_family.c states why): forward rel 2e-5 (f32), 6e-4 (f16), 4.5e-3 (bf16) of
- * |alpha * ref| + |beta * old|, abs 1e-37 / 6e-8 / 1e-37, log-softmax 2e-5 * |alpha| more (log of
- * a sum with 1.2e-5 relative error). The column's sum here is a tree over at most 32 lanes and 32 warps
+ * (test_util.h states why): the forward's test_forward_tol, rel 2e-5 (f32), 6e-4 (f16), 4.5e-3
+ * (bf16) of |alpha * ref| + |beta * old|, abs 1e-37 / 6e-8 / 1e-37, log-softmax 2e-5 * |alpha| more
+ * (log of a sum with 1.2e-5 relative error). The column's sum here is a tree over at most 32 lanes and 32 warps
  * after each thread's own values, in sequence (at most C / (lanes sharing the column) terms): the
  * backward's sum error 6e-8 * (64 + C / 8192) * sum|terms| of kernel.<family> covers it for C <=
  * 8192 a thread; the streaming kernels add up to C / 4 chunk sums in sequence, so the bound here uses
@@ -31,12 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsm_vendor.h"
-#include "reference.h"
 #include "reference_ops.h"
+#include "test_util.h" /* hsm_vendor.h, reference.h */
 
-static const double rel_tol[] = {2e-5, 6e-4, 4.5e-3};
-static const double abs_tol[] = {1e-37, 6e-8, 1e-37};
 static const hipsoftmax_dtype api_dt[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
 static const char *const dt_names[] = {"f32", "f16", "bf16"};
 
@@ -73,33 +70,6 @@ static float uniform(float lo, float hi)
 
 static long long cases, skipped, bad_cases;
 
-#define CHECK_HIP(call)                                                                               \
-    do {                                                                                              \
-        hipError_t e_ = (call);                                                                       \
-        if (e_ != hipSuccess) {                                                                       \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));     \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n > 0 ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "host allocation of %zu bytes failed\n", n);
-        exit(1);
-    }
-    return p;
-}
-
-static void *to_device(const void *host, size_t bytes)
-{
-    void *d = NULL;
-    CHECK_HIP(hipMalloc(&d, bytes));
-    CHECK_HIP(hipMemcpy(d, host, bytes, hipMemcpyHostToDevice));
-    return d;
-}
-
 /* to_device at `lead` bytes into an allocation of exactly lead + bytes (*base, to free). */
 static void *to_device_at(const void *host, size_t bytes, size_t lead, void **base)
 {
@@ -107,27 +77,6 @@ static void *to_device_at(const void *host, size_t bytes, size_t lead, void **ba
     char *d = (char *)*base + lead;
     CHECK_HIP(hipMemcpy(d, host, bytes, hipMemcpyHostToDevice));
     return d;
-}
-
-static double rounded(double v, test_dtype t)
-{
-    uint16_t h[1];
-    if (t == T_F32)
-        return (float)v;
-    test_set(h, 0, t, (float)v);
-    return test_get(h, 0, t);
-}
-
-static int matches(double got, double want, double tol, test_dtype t)
-{
-    if (isnan(want))
-        return isnan(got);
-    if (isnan(got))
-        return 0;
-    const double r = rounded(want, t);
-    if (isinf(r) || isinf(got))
-        return got == r || (isinf(want) && got == want);
-    return fabs(got - want) <= tol;
 }
 
 /* Elements a tensor of the shape spans with row stride rs. */
@@ -168,7 +117,7 @@ static void run_forward(hipsoftmax_handle h, const tcase *k)
     const int64_t row = s->C * s->inner, xs = row + k->pad, ys = inplace ? xs : row + 2 * k->pad;
     const size_t xes = test_dtype_size(k->x_t), yes = test_dtype_size(k->y_t);
     const size_t xn = span_of(s, xs), yn = span_of(s, ys);
-    void *hx = xmalloc(xn * xes), *hy0 = xmalloc(yn * yes), *hy = xmalloc(yn * yes);
+    void *hx = test_xmalloc(xn * xes), *hy0 = test_xmalloc(yn * yes), *hy = test_xmalloc(yn * yes);
     const float big = k->x_t == T_F16 || k->y_t == T_F16 ? 6.0e4f : 1.0e30f;
     for (size_t e = 0; e < xn; e++)
         test_set(hx, e, k->x_t, 777.0f); /* padding */
@@ -202,7 +151,7 @@ static void run_forward(hipsoftmax_handle h, const tcase *k)
     } else {
         CHECK_HIP(hipDeviceSynchronize());
         CHECK_HIP(hipMemcpy(hy, dy, yn * yes, hipMemcpyDeviceToHost));
-        double *z = xmalloc(sizeof(double) * (size_t)s->C), *ref = xmalloc(sizeof(double) * (size_t)s->C);
+        double *z = test_xmalloc(sizeof(double) * (size_t)s->C), *ref = test_xmalloc(sizeof(double) * (size_t)s->C);
         long long bad = 0;
         for (int64_t r = 0; r < s->outer; r++)
             for (int64_t i = 0; i < s->inner; i++) {
@@ -214,10 +163,9 @@ static void run_forward(hipsoftmax_handle h, const tcase *k)
                     const size_t e = (size_t)(r * ys + c * s->inner + i);
                     const double old = k->beta != 0.0f ? test_get(hy0, e, k->y_t) : 0.0;
                     const double want = k->alpha * ref[c] + k->beta * old;
-                    const double tol = rel_tol[k->y_t] * (fabs(k->alpha * ref[c]) + fabs(k->beta * old)) +
-                                       abs_tol[k->y_t] + (k->log ? 2e-5 * fabs(k->alpha) : 0.0);
+                    const double tol = test_forward_tol(k->y_t, 0.0, k->alpha, ref[c], k->beta * old, k->log);
                     const double got = test_get(hy, e, k->y_t);
-                    if (!matches(got, want, tol, k->y_t) && bad++ < 5)
+                    if (!test_matches(got, want, tol, k->y_t) && bad++ < 5)
                         fprintf(stderr, "  (%lld, %lld, %lld): got %.9g expected %.9g\n", (long long)r, (long long)c,
                                 (long long)i, got, want);
                 }
@@ -246,9 +194,10 @@ static void run_backward(hipsoftmax_handle h, const tcase *k)
     const int64_t row = s->C * s->inner, ys = row + k->pad, ds = row + 2 * k->pad, xs = inplace ? ds : row + k->pad;
     const size_t yes = test_dtype_size(k->y_t), des = test_dtype_size(k->d_t), xes = test_dtype_size(k->x_t);
     const size_t yn = span_of(s, ys), dn = span_of(s, ds), xn = span_of(s, xs);
-    void *hy = xmalloc(yn * yes), *hd = xmalloc(dn * des), *hx0 = xmalloc(xn * xes), *hx = xmalloc(xn * xes);
-    double *col = xmalloc(sizeof(double) * (size_t)s->C), *dcol = xmalloc(sizeof(double) * (size_t)s->C);
-    double *ref = xmalloc(sizeof(double) * (size_t)s->C);
+    void *hy = test_xmalloc(yn * yes), *hd = test_xmalloc(dn * des);
+    void *hx0 = test_xmalloc(xn * xes), *hx = test_xmalloc(xn * xes);
+    double *col = test_xmalloc(sizeof(double) * (size_t)s->C), *dcol = test_xmalloc(sizeof(double) * (size_t)s->C);
+    double *ref = test_xmalloc(sizeof(double) * (size_t)s->C);
     memset(hy, 0, yn * yes), memset(hd, 0, dn * des);
     /* y: the softmax (log-softmax) of random logits over each column; dy uniform, one NaN. */
     for (int64_t r = 0; r < s->outer; r++)
@@ -271,8 +220,8 @@ static void run_backward(hipsoftmax_handle h, const tcase *k)
         test_set(hx0, e, k->x_t, k->beta != 0.0f ? uniform(-1.0f, 1.0f) : 555.0f);
     if (inplace)
         memcpy(hx0, hd, xn * xes);
-    void *dyv = to_device(hy, yn * yes), *ddy = to_device(hd, dn * des);
-    void *ddx = inplace ? ddy : to_device(hx0, xn * xes);
+    void *dyv = test_to_device(hy, yn * yes), *ddy = test_to_device(hd, dn * des);
+    void *ddx = inplace ? ddy : test_to_device(hx0, xn * xes);
 
     hipsoftmax_problem p;
     hipsoftmax_problem_init(&p, api_dt[k->x_t], s->outer, s->C);
@@ -291,7 +240,7 @@ static void run_backward(hipsoftmax_handle h, const tcase *k)
     } else {
         CHECK_HIP(hipDeviceSynchronize());
         CHECK_HIP(hipMemcpy(hx, ddx, xn * xes, hipMemcpyDeviceToHost));
-        const double rel = k->x_t == T_F32 ? 2e-6 : rel_tol[k->x_t];
+        const double rel = k->x_t == T_F32 ? 2e-6 : test_rel_tol[k->x_t];
         const double seq = 6e-8 * (64.0 + (double)s->C / 4.0);
         long long bad = 0;
         for (int64_t r = 0; r < s->outer; r++)
@@ -312,9 +261,9 @@ static void run_backward(hipsoftmax_handle h, const tcase *k)
                                                 : fabs(k->scale * col[c] * dcol[c]) + fabs(k->scale * col[c] * sum);
                     const double sum_err = fabs(k->scale) * ey * (seq * sa + (k->log ? 4e-6 * fabs(sum) : 0.0));
                     const double tol = rel * (fabs(k->alpha) * terms + fabs(k->beta * old)) + fabs(k->alpha) * sum_err +
-                                       abs_tol[k->x_t];
+                                       test_abs_tol[k->x_t];
                     const double got = test_get(hx, e, k->x_t);
-                    if (!matches(got, want, tol, k->x_t) && bad++ < 5)
+                    if (!test_matches(got, want, tol, k->x_t) && bad++ < 5)
                         fprintf(stderr, "  (%lld, %lld, %lld): got %.9g expected %.9g (tol %.3g)\n", (long long)r,
                                 (long long)c, (long long)i, got, want, tol);
                 }

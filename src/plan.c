@@ -613,10 +613,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     /* CHANNEL with inner 1 is a ROW problem (rows = outer, cols = C, the strides as given) and takes
      * the row families, unless CHANNEL is forced; a forced CHANNEL runs a ROW problem as inner 1.
      * CHANNEL's kernels take no mask and no statistics (validate.c refuses them for inner > 1). */
-    int forced_channel = h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
+    const hsm_kernel *forced_k = NULL; /* the kernel hipsoftmax_set_kernel named, if any */
     for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
         if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
-            forced_channel = h->kernels[i].k->family == HSM_FAMILY_CHANNEL;
+            forced_k = h->kernels[i].k;
+    const int forced_channel =
+        forced_k != NULL ? forced_k->family == HSM_FAMILY_CHANNEL : h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
     const int channel = forced_channel || (p->mode == HIPSOFTMAX_MODE_CHANNEL && p->inner > 1);
     int64_t inner = 0;
     if (channel) {
@@ -628,16 +630,13 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.kop = bwd ? HSM_KOP_BWD : HSM_KOP_FWD;
         /* V adjacent columns a thread where every tensor allows 16-byte accesses along inner (each
          * position's V columns then lie inside one access: inner and every row start are multiples
-         * of V), else one column a thread. CHANNEL takes no mask (refused above). */
-        /* The forward keeps to the one-column kernels unless a vector kernel is forced: measured on an
+         * of V), else one column a thread. CHANNEL takes no mask (refused above). The forward keeps
+         * to the one-column kernels unless a vector kernel is forced: measured on an
          * H200 (bench/results/h200-2026-11-23-channel.md), the vector forward kernels (80-128
          * registers, one to three blocks a SM) were slower on 5 of 7 shapes (fp32 32x64x16384: 42% of
          * the copy bandwidth against 65%; bf16 16x150x16384: 14% against 27%), the vector backward
          * faster where the tensor is large (fp32 16x150x16384: 87% against 50%). */
-        int vec_here = bwd;
-        for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
-            if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
-                vec_here = h->kernels[i].k->vec > 1;
+        const int vec_here = forced_k != NULL ? forced_k->vec > 1 : bwd;
         q.vec = p->inner > 1 && vec_here && vector_ok(call, v, p->inner) ? v : 1;
         q.no_raw = 0;
         q.given = 0;

@@ -2,8 +2,10 @@
 # Issue 14's weak shapes beside their aligned neighbours, one table: rows whose length is a multiple
 # of no vector width (4096x12345 fp32, 4096x50257 bf16, 4096x781 fp32) next to the neighbour that is
 # (12344, 50256, 784); the tutorial's 1823x781; short rows (16384x128); few long rows (64x128256 bf16,
-# 8x262144 fp32); the bf16 M=4096 ladder; and 4096x12344 fp32 with x rows padded to 12345 and y dense
-# (every x row off 16 bytes, the same data as the dense neighbour).
+# 8x262144 fp32); the bf16 M=4096 ladder; 4096x12344 fp32 with x rows padded to 12345 and y dense
+# (every x row off 16 bytes, the same data as the dense neighbour); odd rows whose x and y lie at
+# different offsets from 16 bytes (x stride cols + 1, y dense); and odd rows of the other dtypes and
+# lengths beside their neighbours (bf16 4097, fp16 32771, fp32 1023).
 #
 # Each line: the plan's family and kernel, the median time, GB/s (bytes the op must move / time), and
 # that as a share of the device-to-device copy of 1 GiB (copy_peak) and of a copy moving as many
@@ -42,6 +44,14 @@ cases=(
     "bf16-4096x65536|bf16|4096|65536||-"
     "bf16-4096x262144|bf16|4096|262144||-"
     "fp32-4096x12344-xs12345|fp32|4096|12344|--x-stride 12345 --y-stride 12344|fp32-4096x12344"
+    "fp32-4096x12345-xs12346|fp32|4096|12345|--x-stride 12346 --y-stride 12345|fp32-4096x12344"
+    "bf16-4096x50257-xs50258|bf16|4096|50257|--x-stride 50258 --y-stride 50257|bf16-4096x50256"
+    "bf16-4096x4097|bf16|4096|4097||bf16-4096x4104"
+    "bf16-4096x4104|bf16|4096|4104||-"
+    "fp16-4096x32771|fp16|4096|32771||fp16-4096x32768"
+    "fp16-4096x32768|fp16|4096|32768||-"
+    "fp32-4096x1023|fp32|4096|1023||fp32-4096x1024"
+    "fp32-4096x1024|fp32|4096|1024||-"
 )
 
 csv="$out/weak.csv"

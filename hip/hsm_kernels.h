@@ -105,6 +105,9 @@ struct hsm_kernel {
     int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */
     int (*launch)(const hsm_kernel *k, const hsm_launch *a); /* returns a hipError_t */
+    int peel;                      /* a vector kernel that takes rows at any element offset (ROW's
+                                      _peel twins: hsm_peel_col); the plan gives it the rows that are
+                                      not on 16 bytes, the plain kernels those that are */
 };
 
 /* The kernels of each family compiled into this library. */

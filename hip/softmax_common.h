@@ -38,6 +38,8 @@ __device__ __forceinline__ uint32_t hsm_pair_from_float(float lo, float hi, hsm_
 
 /* VEC elements moved by one access; 16-byte aligned when VEC elements make 16 bytes. */
 template <typename T, int VEC> struct alignas(sizeof(T) * VEC) hsm_pack { T v[VEC]; };
+/* A bool as a type: to pick a body at compile time inside a generic lambda. */
+template <bool B> struct hsm_bool { static constexpr bool value = B; };
 
 template <typename T, int VEC>
 __device__ __forceinline__ void hsm_load(const T *p, float *dst)
@@ -184,7 +186,7 @@ __device__ __forceinline__ float hsm_exp(float x, float m) { return hsm_exp2((x 
  * it: a lead is under one 128-byte line, and one access of every lane of a warp spans 512 bytes. */
 template <typename T, int VEC, int C>
 __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64_t cols, int lane, int width,
-                                                float *v, int64_t wrap = 0)
+                                                float *v, int64_t wrap = 0, bool by_elem = false)
 {
     float m = HSM_NEG_INF;
 #pragma unroll
@@ -193,7 +195,13 @@ __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64
         if (p == 0 && col < 0)
             col += wrap;
         if ((uint64_t)col < (uint64_t)cols) {
-            hsm_load<T, VEC>(xr + col, v + p * VEC);
+            if (by_elem) {
+#pragma unroll
+                for (int i = 0; i < VEC; i++) /* an input off the layout's 16 bytes: hsm_peel_col */
+                    v[p * VEC + i] = hsm_to_float(xr[col + i]);
+            } else {
+                hsm_load<T, VEC>(xr + col, v + p * VEC);
+            }
         } else {
 #pragma unroll
             for (int i = 0; i < VEC; i++)
@@ -206,18 +214,58 @@ __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64
     return m;
 }
 
+/* by_elem: the output an element at a time (the peeled fp32 kernels' rows whose output lies at another
+ * offset from 16 bytes than their input: hsm_peel_col). */
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t cols, int lane, int width,
-                                                const float *v, float mul, int64_t wrap = 0)
+                                                const float *v, float mul, int64_t wrap = 0, bool by_elem = false)
 {
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
         int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
         if (p == 0 && col < 0)
             col += wrap;
-        if ((uint64_t)col < (uint64_t)cols)
-            hsm_store<T, VEC>(yr + col, v + p * VEC, mul);
+        if ((uint64_t)col < (uint64_t)cols) {
+            if (by_elem) {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    yr[col + i] = hsm_from_float<T>(v[p * VEC + i] * mul);
+            } else {
+                hsm_store<T, VEC>(yr + col, v + p * VEC, mul);
+            }
+        }
     }
+}
+
+/* Peeled rows (ROW's _peel kernels: rows at any element offset from 16 bytes, issue 14). A row is laid
+ * out from the 128-byte line that holds its start as on the vector path (hsm_line_lead counts the
+ * lead in elements, whole accesses or not), so every pack lies on 16 bytes; the packs wholly inside
+ * the row are read and written whole, and the few elements of the two packs that straddle its ends
+ * (fewer than VEC at each end) are read and written one at a time by threads 0 to 2 VEC - 1, one
+ * each. Nothing outside the row is touched: an exact-size allocation's last row ends anywhere in its
+ * last 16 bytes. Where the output row lies at another offset from 16 bytes than the input row, 16-bit
+ * kernels lay the row out as the output's and read the input an element at a time (hsm_chunk_load's
+ * by_elem): the other lanes' loads of the same lines then hit L1, where 2-byte stores each go to L2
+ * (bf16, 4096 x 50257, x rows 50258 apart, y dense, H200: 20% of a same-size copy with the stores
+ * split, 58% with the loads split, against 80% for the dense rows). fp32 kernels split their 4-byte
+ * stores instead (hsm_chunk_store's by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%):
+ * splitting their loads took registers that lowered their residency. */
+/* hsm_peel_bound: the bound to give hsm_chunk_load and hsm_chunk_store for "the pack at col lies wholly
+ * in the row" (col < bound); hsm_peel_col: this thread's edge element's column, or -1. */
+template <int VEC>
+__device__ __forceinline__ int64_t hsm_peel_bound(int64_t cols)
+{
+    return cols >= VEC ? cols - VEC + 1 : 0;
+}
+template <int VEC>
+__device__ __forceinline__ int hsm_peel_col(int lead, int64_t cols)
+{
+    const int64_t head = (VEC - lead % VEC) % VEC < cols ? (VEC - lead % VEC) % VEC : cols; /* [0, head) */
+    const int64_t full_end = (cols + lead) / VEC * VEC - lead; /* past the last whole pack */
+    const int64_t tail = full_end > head ? full_end : head;   /* [tail, cols) */
+    const int t = (int)threadIdx.x;
+    const int64_t c = t < VEC ? (t < head ? t : -1) : t < 2 * VEC ? tail + (t - VEC) : -1;
+    return c < cols ? (int)c : -1;
 }
 
 /* hsm_rescale with exponent multiplier k (exp(sigma * (x - m)) for k = sigma * log2(e)). */

@@ -157,7 +157,7 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
     }
 #define HSM_ONLINE_ENTRY(NAME, KOP, DT, VEC)                                                          \
     {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, KOP, DT, VEC,                                      \
-     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain}
+     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain, 0}
 /* Per dtype, scalar and vector: plain (no suffix), forward with options (_fwd), backward (_bwd). */
 #define HSM_ONLINE_SET(SFX, T, VEC)                                                                   \
     HSM_ONLINE_KERNEL(hsm_online_##SFX##_s, T, 1, hsm_online_body, false)                             \

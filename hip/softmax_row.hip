@@ -5,7 +5,10 @@
 
 #define HSM_ROW_MAX_BLOCK 1024
 
-template <typename T, int VEC, int C>
+/* P: peeled (hsm_peel_col): rows at any element offset, the output's at the same offset from 16 bytes
+ * as the input's or another. P false compiles to the kernels as they were before P. The edge element
+ * is held as its value alone (its column is found again for the store). */
+template <typename T, int VEC, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 {
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
@@ -19,17 +22,44 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xr = x + row * a.x_stride;
-        const int lead = hsm_line_lead<T, VEC>(xr);
-        const float m =
-            hsm_block_max(hsm_chunk_load<T, VEC, C>(xr, -lead, a.cols, threadIdx.x, blockDim.x, v, wrap), red_max);
+        /* The output at another offset from 16 bytes: 16-bit rows read x an element at a time and
+         * take y's layout, fp32 ones write y an element at a time (hsm_peel_col says why). */
+        bool by_elem = false;
+        if constexpr (P)
+            by_elem = ((uintptr_t)(y + row * a.y_stride) - (uintptr_t)xr) % 16 != 0;
+        const bool load_elems = sizeof(T) == 2 && by_elem, store_elems = sizeof(T) == 4 && by_elem;
+        const int lead = hsm_line_lead<T, VEC>(load_elems ? (const T *)(y + row * a.y_stride) : xr);
+        const int64_t bound = P ? hsm_peel_bound<VEC>(a.cols) : a.cols;
+        /* One call for each way, each with its loads unrolled and issued together (a branch per pack
+         * between the two split them: bf16 4096 x 50257 went from 77% to 53% of the copy bandwidth). */
+        float lm = load_elems ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, true)
+                              : hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap);
+        float ev = HSM_NEG_INF;
+        if constexpr (P) {
+            const int ec = hsm_peel_col<VEC>(lead, a.cols);
+            if (ec >= 0)
+                ev = hsm_to_float(xr[ec]);
+            lm = hsm_max(lm, ev);
+        }
+        const float m = hsm_block_max(lm, red_max);
         float s = 0.0f;
 #pragma unroll
         for (int i = 0; i < C; i++) {
             v[i] = hsm_exp(v[i], m);
             s += v[i];
         }
+        if constexpr (P) {
+            ev = hsm_exp(ev, m);
+            s += ev;
+        }
         s = hsm_block_sum(s, red_sum);
-        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, a.cols, threadIdx.x, blockDim.x, v, 1.0f / s, wrap);
+        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s, wrap,
+                                   store_elems);
+        if constexpr (P) {
+            const int ec = hsm_peel_col<VEC>(lead, a.cols);
+            if (ec >= 0)
+                y[row * a.y_stride + ec] = hsm_from_float<T>(ev * (1.0f / s));
+        }
     }
 }
 
@@ -38,7 +68,7 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
  * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
  * C / 8 16-byte packs of four words (hsm_lo_to_float). */
-template <typename T, int C>
+template <typename T, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
 {
     constexpr int NP = C / 8;
@@ -48,32 +78,59 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
     uint32_t w[4 * NP];
     /* Pack p of a thread lies p * step elements after its first: one base and one step, where 64-bit
      * addresses per pack would cost the registers the row needs. The row is laid out from its line as
-     * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on. */
+     * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on.
+     * Peeled (P), as hsm_row_body: a pack only where it lies wholly in the row, the output's layout
+     * and the input an element at a time where their offsets differ. */
     const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
+    const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xrow = x + row * a.x_stride;
         T *yrow = y + row * a.y_stride;
-        const int lead = hsm_line_lead<T, 8>(xrow);
+        bool by_elem = false;
+        if constexpr (P)
+            by_elem = ((uintptr_t)yrow - (uintptr_t)xrow) % 16 != 0;
+        const int lead = hsm_line_lead<T, 8>(by_elem ? (const T *)yrow : xrow);
         const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
-        const int64_t left = a.cols - f0;
+        const int64_t left = a.cols - f0 - (need - 1), left0 = a.cols - (need - 1);
+        /* The loads, each way unrolled whole (as hsm_row_body's calls of hsm_chunk_load). */
+        auto load = [&](auto elems) {
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (p == 0 ? c0 < a.cols : p * step < left) {
-                const hsm_pack<uint32_t, 4> pk =
-                    *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(p == 0 ? xrow + c0 : xr + p * step);
+            for (int p = 0; p < NP; p++) {
+                if (p == 0 ? c0 < left0 : p * step < left) {
+                    const T *src = p == 0 ? xrow + c0 : xr + p * step;
+                    if constexpr (decltype(elems)::value) {
 #pragma unroll
-                for (int i = 0; i < 4; i++)
-                    w[4 * p + i] = pk.v[i];
-            } else {
+                        for (int i = 0; i < 4; i++)
+                            w[4 * p + i] = (uint32_t)src[2 * i].bits | (uint32_t)src[2 * i + 1].bits << 16;
+                    } else {
+                        const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(src);
 #pragma unroll
-                for (int i = 0; i < 4; i++)
-                    w[4 * p + i] = hsm_neg_inf_word<T>();
+                        for (int i = 0; i < 4; i++)
+                            w[4 * p + i] = pk.v[i];
+                    }
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 4; i++)
+                        w[4 * p + i] = hsm_neg_inf_word<T>();
+                }
             }
+        };
+        if (P && by_elem)
+            load(hsm_bool<P>{});
+        else
+            load(hsm_bool<false>{});
+        float lm = hsm_words_max<T, 4 * NP>(w);
+        float ev = HSM_NEG_INF;
+        if constexpr (P) {
+            const int ec = hsm_peel_col<8>(lead, a.cols);
+            if (ec >= 0)
+                ev = hsm_to_float(xrow[ec]);
+            lm = hsm_max(lm, ev);
         }
-        const float m = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
+        const float m = hsm_block_max(lm, red_max);
         float s = 0.0f;
 #pragma unroll
         for (int p = 0; p < NP; p++)
@@ -82,6 +139,10 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 s += hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
                 s += hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
             }
+        if constexpr (P) {
+            ev = hsm_exp(ev, m);
+            s += ev;
+        }
         const float inv = 1.0f / hsm_block_sum(s, red_sum);
         /* Left to itself the compiler keeps the sum's conversions for the store: twice the
          * registers, spilled. The store converts again from the words. */
@@ -90,7 +151,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             w[i] = hsm_opaque(w[i]);
 #pragma unroll
         for (int p = 0; p < NP; p++) {
-            if (p == 0 ? c0 < a.cols : p * step < left) {
+            if (p == 0 ? c0 < left0 : p * step < left) {
                 float f[8];
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
@@ -99,6 +160,11 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 }
                 hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, inv);
             }
+        }
+        if constexpr (P) {
+            const int ec = hsm_peel_col<8>(lead, a.cols);
+            if (ec >= 0)
+                yrow[ec] = hsm_from_float<T>(ev * inv);
         }
     }
 }
@@ -312,8 +378,9 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         BODY<T, C>(a);                                                                                \
     }
 #define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C) HSM_ROW_PACKED_KERNEL_B(NAME, T, C, hsm_row_packed_body)
-#define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C)                                                        \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain}
+#define HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, PEEL)                                                 \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL}
+#define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, 0)
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C)
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose
  * per-element addressing costs registers), so a 1024-thread block fits in its 64 registers per thread
@@ -352,6 +419,54 @@ HSM_ROW_SET(f16, hsm_f16, 8)
 HSM_ROW_PACKED_SET(f16, hsm_f16)
 HSM_ROW_SET(bf16, hsm_bf16, 8)
 HSM_ROW_PACKED_SET(bf16, hsm_bf16)
+/* The plain forward peeled (hsm_peel_col): a twin of each vector and packed kernel for rows at any
+ * element offset from 16 bytes (odd lengths, odd strides, tensors off 16 bytes), which otherwise take
+ * the scalar kernels at about half the speed (issue 14). Twins, not a path in the kernels above: those
+ * are tuned to their registers, and the plan gives them the aligned rows as before. The edge element
+ * and the row's bound cost the twins a few registers; held to their plain kernel's allocation where
+ * that spills nothing or little (sm_90: fp32 v16 8 bytes; v20 and v24, which spilled 16-24 bytes at
+ * their twins' 48 and 56, are left free), so that the plan finds the residency it finds for rows on
+ * 16 bytes (fp32 4096 x 1023 at 50 registers: 21 blocks of 64 a SM, against 25 at 4096 x 1024). */
+#define HSM_ROW_PEEL_KERNEL(NAME, T, VEC, C, REGS)                                                    \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, true>(a);                                                             \
+    }
+#define HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C)                                                        \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, true>(a);                                                             \
+    }
+#define HSM_ROW_PACKED_PEEL_KERNEL(NAME, T, C, REGS)                                                  \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, true>(a);                                                           \
+    }
+#define HSM_ROW_PEEL_SET(SFX, T)                                                                      \
+    HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v8_peel, T, 8, 8, 32)                                      \
+    HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v16_peel, T, 8, 16, 40)                                   \
+    HSM_ROW_PEEL_KERNEL_B(hsm_row_##SFX##_v32_peel, T, 8, 32)                                       \
+    HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p40_peel, T, 40, 48)                               \
+    HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p48_peel, T, 48, 48)                               \
+    HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p56_peel, T, 56, 56)                               \
+    HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p64_peel, T, 64, 56)
+#define HSM_ROW_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, VEC, C, 1)
+#define HSM_ROW_PEEL_SET_ENTRIES(SFX, DT)                                                             \
+    HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_v8_peel, DT, 8, 8),                                            \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_v16_peel, DT, 8, 16),                                      \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_v32_peel, DT, 8, 32),                                      \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_p40_peel, DT, 8, 40),                                      \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_p48_peel, DT, 8, 48),                                      \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_p56_peel, DT, 8, 56),                                      \
+        HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_p64_peel, DT, 8, 64)
+HSM_ROW_PEEL_KERNEL(hsm_row_f32_v8_peel, float, 4, 8, 32)
+HSM_ROW_PEEL_KERNEL(hsm_row_f32_v16_peel, float, 4, 16, 40)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v20_peel, float, 4, 20)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v24_peel, float, 4, 24)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v28_peel, float, 4, 28)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v32_peel, float, 4, 32)
+HSM_ROW_PEEL_SET(f16, hsm_f16)
+HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 /* The forward with options: the plain kernels' chunks, fp32-held for every dtype (masked 16-bit rows
  * among them), and 16-bit held as stored (_p, rows with no mask tensor). */
 #define HSM_ROW_FWD_SET(SFX, T, VEC)                                                                  \
@@ -424,6 +539,11 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PACKED_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SET_ENTRIES(bf16, HSM_BF16, 8),
     HSM_ROW_PACKED_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_PEEL_ENTRY(hsm_row_f32_v8_peel, HSM_F32, 4, 8), HSM_ROW_PEEL_ENTRY(hsm_row_f32_v16_peel, HSM_F32, 4, 16),
+    HSM_ROW_PEEL_ENTRY(hsm_row_f32_v20_peel, HSM_F32, 4, 20), HSM_ROW_PEEL_ENTRY(hsm_row_f32_v24_peel, HSM_F32, 4, 24),
+    HSM_ROW_PEEL_ENTRY(hsm_row_f32_v28_peel, HSM_F32, 4, 28), HSM_ROW_PEEL_ENTRY(hsm_row_f32_v32_peel, HSM_F32, 4, 32),
+    HSM_ROW_PEEL_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_PEEL_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_ENTRY_K(hsm_row_f32_s1_fwd, HSM_KOP_FWD, HSM_F32, 1, 1),
     HSM_ROW_ENTRY_K(hsm_row_f32_s2_fwd, HSM_KOP_FWD, HSM_F32, 1, 2),
     HSM_ROW_ENTRY_K(hsm_row_f32_s4_fwd, HSM_KOP_FWD, HSM_F32, 1, 4),

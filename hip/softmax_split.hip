@@ -557,7 +557,7 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
     }
 #define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB) HSM_SPLIT_KERNEL_B(NAME, T, VEC, C, BOUND, MINB, hsm_split_body, false)
 #define HSM_SPLIT_ENTRY_K(NAME, KOP, DT, VEC, C, BOUND)                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch}
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch, 0}
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C, BOUND)
 
 /* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each), and

@@ -69,6 +69,7 @@ typedef struct hsm_req {
     int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
                           read the mask again) */
     int given;         /* row statistics given (stats_in): only kernels compiled to take them */
+    int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
     int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
 } hsm_req;
 
@@ -93,7 +94,8 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 {
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
-        if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec && s->have_meta &&
+        if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec &&
+            s->k->peel == q->peel && s->have_meta &&
             !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
@@ -499,6 +501,35 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     return plan_warp(h, q, rows, cols, out);
 }
 
+static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
+                                      int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
+
+/* A plain forward whose rows are not on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled
+ * kernels): the plan the same rows would have on 16 bytes, where that is ROW's, with ROW's peeled
+ * twins of its kernels (the same chunks: the same choice, but for the twins' registers); else the
+ * scalar plan. Only ROW has peeled kernels; the families that rows on 16 bytes would take elsewhere
+ * (WARP's short rows, SPLIT's few long ones) keep their scalar kernels. */
+static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
+                                     int64_t rows, int64_t cols, hsm_plan *out)
+{
+    hsm_req qv = *q;
+    qv.vec = (int)(16 / elem_bytes(q->dt));
+    qv.peel = 0;
+    hsm_plan aligned;
+    memset(&aligned, 0, sizeof aligned);
+    /* The room SPLIT takes for rows off their line: rows at any offset are off it. */
+    const int lead = (int)((HSM_LINE_BYTES - 16) / elem_bytes(q->dt));
+    if (plan_compute(h, family, &qv, rows, cols, 0, lead, &aligned) == HIPSOFTMAX_STATUS_SUCCESS &&
+        aligned.ks->k->family == HSM_FAMILY_ROW) {
+        qv.peel = 1;
+        if (plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+    }
+    hsm_req qs = *q;
+    qs.peel = 0;
+    return plan_compute(h, family, &qs, rows, cols, 0, 0, out);
+}
+
 /* inner > 0: a CHANNEL plan (hsm_plan_get decides). */
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out)
@@ -511,6 +542,8 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
         q1.vec = 1;
         return plan_channel(h, &q1, rows, cols, inner, out);
     }
+    if (q->peel && q->vec == 1)
+        return plan_peeled(h, family, q, rows, cols, out);
     if (h->forced_kernel[0] != '\0') {
         for (size_t i = 0; i < h->n_kernels; i++)
             if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
@@ -600,6 +633,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.vec = vector_ok(call, v, p->cols) ? v : 1;
     q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
     q.given = !bwd && p->stats_in != NULL;
+    q.peel = 0;
     q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
@@ -641,15 +675,22 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.no_raw = 0;
         q.given = 0;
         lead = 0;
+    } else if (q.kop == HSM_KOP_PLAIN && (forced_k != NULL ? forced_k->peel : q.vec == 1 && v > 1)) {
+        /* The peeled kernels take the plain forward's rows at any offset: a forced one serves every
+         * layout (vec v, peel); otherwise rows off 16 bytes are planned by plan_peeled (vec 1, peel). */
+        if (forced_k != NULL)
+            q.vec = v;
+        q.peel = 1;
+        lead = 0;
     }
 
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
+                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->rows == p->rows &&
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->peel == q.peel && e->rows == p->rows &&
         e->cols == p->cols && e->inner == inner) {
         *out = e->plan;
         return e->status;
@@ -665,6 +706,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->kop = q.kop;
     e->no_raw = q.no_raw;
     e->given = q.given;
+    e->peel = q.peel;
     e->rows = p->rows;
     e->cols = p->cols;
     e->inner = inner;

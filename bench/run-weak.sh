@@ -4,8 +4,9 @@
 # (12344, 50256, 784); the tutorial's 1823x781; short rows (16384x128); few long rows (64x128256 bf16,
 # 8x262144 fp32); the bf16 M=4096 ladder; 4096x12344 fp32 with x rows padded to 12345 and y dense
 # (every x row off 16 bytes, the same data as the dense neighbour); odd rows whose x and y lie at
-# different offsets from 16 bytes (x stride cols + 1, y dense); and odd rows of the other dtypes and
-# lengths beside their neighbours (bf16 4097, fp16 32771, fp32 1023).
+# different offsets from 16 bytes (x stride cols + 1, y dense); odd rows of the other dtypes and
+# lengths beside their neighbours (bf16 4097, fp16 32771, fp32 1023); odd short rows (WARP: fp16 77
+# columns, CLIP's sequence; 127) and odd few long rows (SPLIT: bf16 64 x 50257, decoding GPT-2).
 #
 # Each line: the plan's family and kernel, the median time, GB/s (bytes the op must move / time), and
 # that as a share of the device-to-device copy of 1 GiB (copy_peak) and of a copy moving as many
@@ -52,6 +53,13 @@ cases=(
     "fp16-4096x32768|fp16|4096|32768||-"
     "fp32-4096x1023|fp32|4096|1023||fp32-4096x1024"
     "fp32-4096x1024|fp32|4096|1024||-"
+    "fp16-65536x77|fp16|65536|77||fp16-65536x80"
+    "fp16-65536x80|fp16|65536|80||-"
+    "bf16-16384x127|bf16|16384|127||bf16-16384x128"
+    "bf16-16384x128|bf16|16384|128||-"
+    "fp32-16384x127|fp32|16384|127||fp32-16384x128"
+    "bf16-64x50257|bf16|64|50257||bf16-64x50256"
+    "bf16-64x50256|bf16|64|50256||-"
 )
 
 csv="$out/weak.csv"

@@ -51,6 +51,68 @@ __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
     }
 }
 
+/* The plain forward peeled (issue 14): rows at any element offset from 16 bytes, x and y rows at the
+ * same offset (the plan gives other rows to the scalar kernels). A group lays its row out from the 16
+ * bytes that hold its start, so every pack lies on 16 bytes; a pack wholly in the row is read and
+ * written whole, one that straddles an end an element at a time, each element bounded by the row
+ * (nothing outside it is read: an exact-size allocation's last row ends anywhere in its last 16
+ * bytes). The plan sizes the group for cols + VEC - 1 columns: the lead is under VEC. */
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
+{
+    const int W = a.group_width;
+    const int lane = threadIdx.x % W;
+    const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    float v[C];
+
+    for (int64_t base = w.first; base < a.rows; base += w.step) {
+        const int64_t row = base + w.offset;
+        const bool live = row < a.rows;
+        const int64_t cols = live ? a.cols : 0;
+        const T *xr = x + (live ? row : 0) * a.x_stride;
+        const int64_t col0 = -(int64_t)(((uintptr_t)xr % 16) / sizeof(T));
+        float lm = HSM_NEG_INF;
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            const int64_t col = col0 + ((int64_t)p * W + lane) * VEC;
+            if (col >= 0 && col + VEC <= cols) {
+                hsm_load<T, VEC>(xr + col, v + p * VEC);
+            } else {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    v[p * VEC + i] = col + i >= 0 && col + i < cols ? hsm_to_float(xr[col + i]) : HSM_NEG_INF;
+            }
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                lm = hsm_max(lm, v[p * VEC + i]);
+        }
+        const float m = hsm_warp_max(lm, W);
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < C; i++) {
+            v[i] = hsm_exp(v[i], m);
+            s += v[i];
+        }
+        s = hsm_warp_sum(s, W);
+        const float inv = 1.0f / s;
+        T *yr = y + (live ? row : 0) * a.y_stride;
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            const int64_t col = col0 + ((int64_t)p * W + lane) * VEC;
+            if (col >= 0 && col + VEC <= cols) {
+                hsm_store<T, VEC>(yr + col, v + p * VEC, inv);
+            } else {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    if (col + i >= 0 && col + i < cols)
+                        yr[col + i] = hsm_from_float<T>(v[p * VEC + i] * inv);
+            }
+        }
+    }
+}
+
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_fwd_body(const hsm_args a)
 {
@@ -105,8 +167,9 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     {                                                                                                 \
         BODY<T, VEC, C>(a);                                                                           \
     }
-#define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C)                                                         \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, 0}
+#define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL}
+#define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
@@ -140,14 +203,32 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
         HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
 
+/* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
+#define HSM_WARP_PEEL_SET(SFX, T, VEC)                                                                \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1_peel, T, VEC, VEC, hsm_warp_peel_body)                        \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2_peel, T, VEC, 2 * VEC, hsm_warp_peel_body)                    \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4_peel, T, VEC, 4 * VEC, hsm_warp_peel_body)                    \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8_peel, T, VEC, 8 * VEC, hsm_warp_peel_body)
+#define HSM_WARP_PEEL_ENTRIES(SFX, DT, VEC)                                                           \
+    HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v1_peel, HSM_KOP_PLAIN, DT, VEC, VEC, 1),                       \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v2_peel, HSM_KOP_PLAIN, DT, VEC, 2 * VEC, 1),               \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v4_peel, HSM_KOP_PLAIN, DT, VEC, 4 * VEC, 1),               \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8_peel, HSM_KOP_PLAIN, DT, VEC, 8 * VEC, 1)
+
 HSM_WARP_ALL(f32, float, 4)
 HSM_WARP_ALL(f16, hsm_f16, 8)
 HSM_WARP_ALL(bf16, hsm_bf16, 8)
+HSM_WARP_PEEL_SET(f32, float, 4)
+HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
+HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
 
 static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_ALL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_ALL_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
+    HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
+    HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)

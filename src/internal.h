@@ -90,6 +90,7 @@ typedef struct hsm_plan_entry {
     int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
     int given;                     /* row statistics given: kernels that do not take them ruled out */
     int peel;                      /* a plain forward that the peeled kernels may serve (plan.c) */
+    int same_offset;               /* its x and y rows at the same offsets from 16 bytes (plan.c) */
     int64_t rows, cols, inner;     /* inner: CHANNEL's, 0 for a plan of the row families */
     hipsoftmax_status status;
     hsm_plan plan;

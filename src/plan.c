@@ -70,6 +70,8 @@ typedef struct hsm_req {
                           read the mask again) */
     int given;         /* row statistics given (stats_in): only kernels compiled to take them */
     int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
+    int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
+                          kernels need it; ROW's take either) */
     int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
 } hsm_req;
 
@@ -106,13 +108,15 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
                                    int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
+    /* A peeled kernel lays a row out from the 16 bytes that hold its start: up to vec - 1 more. */
+    const int64_t span = cols + (q->peel ? q->vec - 1 : 0);
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_WARP, q)) {
         const int c = s->k->cols_per_thread;
-        if ((int64_t)warp * c < cols)
+        if ((int64_t)warp * c < span)
             continue;
         int w = 1;
-        while ((int64_t)w * c < cols)
+        while ((int64_t)w * c < span)
             w *= 2;
         const int block = s->k->max_block;
         const int bpc = occupancy(h, s, block);
@@ -505,10 +509,10 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
 
 /* A plain forward whose rows are not on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled
- * kernels): the plan the same rows would have on 16 bytes, where that is ROW's, with ROW's peeled
- * twins of its kernels (the same chunks: the same choice, but for the twins' registers); else the
- * scalar plan. Only ROW has peeled kernels; the families that rows on 16 bytes would take elsewhere
- * (WARP's short rows, SPLIT's few long ones) keep their scalar kernels. */
+ * kernels): the plan the same rows would have on 16 bytes, where that is ROW's or WARP's (the latter
+ * only with x and y rows at the same offsets), with that family's peeled twins of its kernels (the
+ * same chunks: the same choice, but for the twins' registers and WARP's lead); else the scalar plan.
+ * SPLIT and ONLINE have no peeled kernels: few long rows keep their scalar kernels. */
 static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                      int64_t rows, int64_t cols, hsm_plan *out)
 {
@@ -519,11 +523,21 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     memset(&aligned, 0, sizeof aligned);
     /* The room SPLIT takes for rows off their line: rows at any offset are off it. */
     const int lead = (int)((HSM_LINE_BYTES - 16) / elem_bytes(q->dt));
-    if (plan_compute(h, family, &qv, rows, cols, 0, lead, &aligned) == HIPSOFTMAX_STATUS_SUCCESS &&
-        aligned.ks->k->family == HSM_FAMILY_ROW) {
+    if (plan_compute(h, family, &qv, rows, cols, 0, lead, &aligned) == HIPSOFTMAX_STATUS_SUCCESS) {
         qv.peel = 1;
-        if (plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        if (aligned.ks->k->family == HSM_FAMILY_ROW && plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
+        /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as it
+         * is (H200: fp16 65536 x 77, 16 lanes of 8 either way, 1.31x the scalar kernel; bf16 16384 x 127,
+         * whose lead made 32 lanes of 8 where 128 columns take 16: 0.82x). */
+        hsm_plan pw = *out;
+        if (aligned.ks->k->family == HSM_FAMILY_WARP && q->same_offset &&
+            plan_warp(h, &qv, rows, cols, &pw) == HIPSOFTMAX_STATUS_SUCCESS &&
+            (int64_t)pw.group_width * pw.ks->k->cols_per_thread <=
+                (int64_t)aligned.group_width * aligned.ks->k->cols_per_thread) {
+            *out = pw;
+            return HIPSOFTMAX_STATUS_SUCCESS;
+        }
     }
     hsm_req qs = *q;
     qs.peel = 0;
@@ -619,6 +633,18 @@ static int vector_ok(const hsm_call *c, int v, int64_t len)
     return 1;
 }
 
+/* Whether each x row of a forward lies at the same offset from 16 bytes as its y row (taken as
+ * allocated, 256-byte aligned, without pointers). */
+static int same_offset(const hsm_call *c)
+{
+    const hipsoftmax_problem *p = &c->p;
+    if (c->in0 == NULL || c->out == NULL || p->x_dtype != p->y_dtype)
+        return c->in0 == NULL && p->x_dtype == p->y_dtype;
+    const size_t es = hsm_dtype_size(p->x_dtype);
+    return ((uintptr_t)c->in0 - (uintptr_t)c->out) % 16 == 0 &&
+           (p->rows == 1 || bytes_multiple_of((int64_t)((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride), es, 16));
+}
+
 /* Preconditions: the call passed hsm_validate. */
 hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
 {
@@ -634,6 +660,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
     q.given = !bwd && p->stats_in != NULL;
     q.peel = 0;
+    q.same_offset = same_offset(call);
     q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
@@ -675,9 +702,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.no_raw = 0;
         q.given = 0;
         lead = 0;
-    } else if (q.kop == HSM_KOP_PLAIN && (forced_k != NULL ? forced_k->peel : q.vec == 1 && v > 1)) {
-        /* The peeled kernels take the plain forward's rows at any offset: a forced one serves every
-         * layout (vec v, peel); otherwise rows off 16 bytes are planned by plan_peeled (vec 1, peel). */
+    } else if (q.kop == HSM_KOP_PLAIN &&
+               (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
+                                 : q.vec == 1 && v > 1)) {
+        /* The peeled kernels take the plain forward's rows at any offset (WARP's with x and y rows at
+         * the same offsets): a forced one serves every such layout (vec v, peel); otherwise rows off
+         * 16 bytes are planned by plan_peeled (vec 1, peel). */
         if (forced_k != NULL)
             q.vec = v;
         q.peel = 1;
@@ -687,10 +717,10 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
+                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.same_offset << 31 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->peel == q.peel && e->rows == p->rows &&
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->peel == q.peel && e->same_offset == q.same_offset && e->rows == p->rows &&
         e->cols == p->cols && e->inner == inner) {
         *out = e->plan;
         return e->status;
@@ -707,6 +737,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->no_raw = q.no_raw;
     e->given = q.given;
     e->peel = q.peel;
+    e->same_offset = q.same_offset;
     e->rows = p->rows;
     e->cols = p->cols;
     e->inner = inner;

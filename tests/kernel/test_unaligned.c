@@ -15,9 +15,10 @@
  * A kernel the plan says cannot serve a shape (a vector kernel on the unaligned rows, a scalar one on
  * the vector layouts, a row longer than it holds) returns NOT_SUPPORTED: counted and listed per
  * kernel, not failed; but every kernel must run at least one case (on sm_80, sm_90 and gfx942 each
- * serves several), else the test would say nothing of it. ROW's peeled kernels (_peel: the plain
- * forward's vector kernels for rows at any element offset) serve every layout here, the unaligned
- * rows (their packs straddling both ends of a row, x and y at different offsets) and the aligned.
+ * serves several), else the test would say nothing of it. The peeled kernels (_peel: the plain
+ * forward's vector kernels for rows at any element offset) serve the unaligned rows too (packs
+ * straddling both ends of a row): ROW's in every layout, WARP's where x and y rows lie at the same
+ * offsets (not the x stride+1, y dense one).
  *
  * Every buffer is allocated to exactly its offset plus its extent, so compute-sanitizer (the
  * sanitizer.memcheck.unaligned tests, HSM_TEST_QUICK: fewer shapes and rows) reports a read past the

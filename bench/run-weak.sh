@@ -6,7 +6,8 @@
 # (every x row off 16 bytes, the same data as the dense neighbour); odd rows whose x and y lie at
 # different offsets from 16 bytes (x stride cols + 1, y dense); odd rows of the other dtypes and
 # lengths beside their neighbours (bf16 4097, fp16 32771, fp32 1023); odd short rows (WARP: fp16 77
-# columns, CLIP's sequence; 127) and odd few long rows (SPLIT: bf16 64 x 50257, decoding GPT-2).
+# columns, CLIP's sequence; 127) and odd few long rows (bf16 64 x 50257, decoding GPT-2; fp32
+# 128 x 12345: SPLIT's on 16 bytes).
 #
 # Each line: the plan's family and kernel, the median time, GB/s (bytes the op must move / time), and
 # that as a share of the device-to-device copy of 1 GiB (copy_peak) and of a copy moving as many
@@ -60,6 +61,8 @@ cases=(
     "fp32-16384x127|fp32|16384|127||fp32-16384x128"
     "bf16-64x50257|bf16|64|50257||bf16-64x50256"
     "bf16-64x50256|bf16|64|50256||-"
+    "fp32-128x12345|fp32|128|12345||fp32-128x12344"
+    "fp32-128x12344|fp32|128|12344||-"
 )
 
 csv="$out/weak.csv"

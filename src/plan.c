@@ -511,8 +511,8 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
 /* A plain forward whose rows are not on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled
  * kernels): the plan the same rows would have on 16 bytes, where that is ROW's or WARP's (the latter
  * only with x and y rows at the same offsets), with that family's peeled twins of its kernels (the
- * same chunks: the same choice, but for the twins' registers and WARP's lead); else the scalar plan.
- * SPLIT and ONLINE have no peeled kernels: few long rows keep their scalar kernels. */
+ * same chunks: the same choice, but for the twins' registers and WARP's lead); where it is SPLIT's or
+ * ONLINE's (which have no twins), ROW's twins if a block holds the row; else the scalar plan. */
 static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                      int64_t rows, int64_t cols, hsm_plan *out)
 {
@@ -538,6 +538,15 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             *out = pw;
             return HIPSOFTMAX_STATUS_SUCCESS;
         }
+        /* Rows that SPLIT or ONLINE would take on 16 bytes (few long rows) go to ROW's twins where a
+         * block holds them, unless a family is forced: measured on an H200 (run H8,
+         * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257 columns,
+         * fp32 and bf16, ran 1.0-2.4x faster than on SPLIT's scalar kernels (bf16 64 x 50257: 895
+         * GB/s against 628), from 64 rows on as fast as their aligned neighbours on SPLIT's vector
+         * kernels. */
+        if (family == HIPSOFTMAX_FAMILY_AUTO && aligned.ks->k->family != HSM_FAMILY_WARP &&
+            row_fits(h, &qv, cols) && plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
     }
     hsm_req qs = *q;
     qs.peel = 0;

@@ -525,28 +525,28 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     const int lead = (int)((HSM_LINE_BYTES - 16) / elem_bytes(q->dt));
     if (plan_compute(h, family, &qv, rows, cols, 0, lead, &aligned) == HIPSOFTMAX_STATUS_SUCCESS) {
         qv.peel = 1;
-        if (aligned.ks->k->family == HSM_FAMILY_ROW && plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
-            return HIPSOFTMAX_STATUS_SUCCESS;
-        /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as it
-         * is (H200: fp16 65536 x 77, 16 lanes of 8 either way, 1.31x the scalar kernel; bf16 16384 x 127,
-         * whose lead made 32 lanes of 8 where 128 columns take 16: 0.82x). */
-        hsm_plan pw = *out;
-        if (aligned.ks->k->family == HSM_FAMILY_WARP && q->same_offset &&
-            plan_warp(h, &qv, rows, cols, &pw) == HIPSOFTMAX_STATUS_SUCCESS &&
-            (int64_t)pw.group_width * pw.ks->k->cols_per_thread <=
-                (int64_t)aligned.group_width * aligned.ks->k->cols_per_thread) {
-            *out = pw;
+        const hsm_family af = aligned.ks->k->family;
+        if (af == HSM_FAMILY_WARP) {
+            /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as
+             * it is (H200: fp16 65536 x 77, 16 lanes of 8 either way, 1.31x the scalar kernel; bf16
+             * 16384 x 127, whose lead made 32 lanes of 8 where 128 columns take 16: 0.82x). */
+            hsm_plan pw = *out;
+            if (q->same_offset && plan_warp(h, &qv, rows, cols, &pw) == HIPSOFTMAX_STATUS_SUCCESS &&
+                (int64_t)pw.group_width * pw.ks->k->cols_per_thread <=
+                    (int64_t)aligned.group_width * aligned.ks->k->cols_per_thread) {
+                *out = pw;
+                return HIPSOFTMAX_STATUS_SUCCESS;
+            }
+        } else if ((af == HSM_FAMILY_ROW || (family == HIPSOFTMAX_FAMILY_AUTO && row_fits(h, &qv, cols))) &&
+                   plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
+            /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
+             * bytes (few long rows) where a block holds them: measured on an H200 (run H8,
+             * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257
+             * columns, fp32 and bf16, ran 1.0-2.4x faster on ROW's twins than on SPLIT's scalar
+             * kernels (bf16 64 x 50257: 895 GB/s against 628), from 64 rows on as fast as their
+             * aligned neighbours on SPLIT's vector kernels. */
             return HIPSOFTMAX_STATUS_SUCCESS;
         }
-        /* Rows that SPLIT or ONLINE would take on 16 bytes (few long rows) go to ROW's twins where a
-         * block holds them, unless a family is forced: measured on an H200 (run H8,
-         * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257 columns,
-         * fp32 and bf16, ran 1.0-2.4x faster than on SPLIT's scalar kernels (bf16 64 x 50257: 895
-         * GB/s against 628), from 64 rows on as fast as their aligned neighbours on SPLIT's vector
-         * kernels. */
-        if (family == HIPSOFTMAX_FAMILY_AUTO && aligned.ks->k->family != HSM_FAMILY_WARP &&
-            row_fits(h, &qv, cols) && plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
-            return HIPSOFTMAX_STATUS_SUCCESS;
     }
     hsm_req qs = *q;
     qs.peel = 0;
@@ -650,8 +650,9 @@ static int same_offset(const hsm_call *c)
     if (c->in0 == NULL || c->out == NULL || p->x_dtype != p->y_dtype)
         return c->in0 == NULL && p->x_dtype == p->y_dtype;
     const size_t es = hsm_dtype_size(p->x_dtype);
+    const int64_t stride_diff = (int64_t)((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride);
     return ((uintptr_t)c->in0 - (uintptr_t)c->out) % 16 == 0 &&
-           (p->rows == 1 || bytes_multiple_of((int64_t)((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride), es, 16));
+           (p->rows == 1 || bytes_multiple_of(stride_diff, es, 16));
 }
 
 /* Preconditions: the call passed hsm_validate. */
@@ -726,10 +727,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.same_offset << 31 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
+                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^
+                         (uint64_t)q.same_offset << 31 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->peel == q.peel && e->same_offset == q.same_offset && e->rows == p->rows &&
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given &&
+        e->peel == q.peel && e->same_offset == q.same_offset && e->rows == p->rows &&
         e->cols == p->cols && e->inner == inner) {
         *out = e->plan;
         return e->status;

@@ -40,7 +40,10 @@ MAX_SETS = 16
 
 def shard_col(cols, s, n):
     """The first column of shard s of n: a multiple of 8 where that keeps every shard non-empty
-    (the split examples/sharded_softmax.c uses)."""
+    (the split examples/sharded_softmax.c uses). Shard n "starts" at cols: the last shard takes the
+    columns past the last multiple of 8."""
+    if s >= n:
+        return cols
     c = cols * s // n
     c8 = c // 8 * 8
     return c8 if cols >= 8 * n and c8 > 0 else c

@@ -391,8 +391,14 @@ int main(int argc, char **argv)
             p->stats_in = (const float *)(uintptr_t)256;
         }
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
-        const hipsoftmax_status ps =
-            backward ? hipsoftmax_get_backward_plan(h, p, &info) : hipsoftmax_get_plan(h, p, &info);
+        /* Statistics out (a stand-in, as stats_in above) take the forward with options; the statistics
+         * alone need them, and plan as one pass. */
+        if (stats || stats_only)
+            p->stats = (float *)(uintptr_t)256;
+        const hipsoftmax_status ps = stats_only ? hipsoftmax_get_stats_plan(h, p, backward, &info)
+                                     : backward ? hipsoftmax_get_backward_plan(h, p, &info)
+                                                : hipsoftmax_get_plan(h, p, &info);
+        p->stats = NULL;
         if (ps != HIPSOFTMAX_STATUS_SUCCESS) {
             printf("| %lld | %lld | %s | (no plan: %s) | | | | | |\n", (long long)p->rows, (long long)p->cols,
                    family_names[fam], hipsoftmax_status_string(ps));

@@ -89,6 +89,7 @@ typedef struct hsm_plan_entry {
     int kop;                       /* hsm_kop of the kernels planned */
     int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
     int given;                     /* row statistics given: kernels that do not take them ruled out */
+    int one_pass;                  /* statistics alone or given: rows read once (plan.c) */
     int peel;                      /* a plain forward that the peeled kernels may serve (plan.c) */
     int same_offset;               /* its x and y rows at the same offsets from 16 bytes (plan.c) */
     int64_t rows, cols, inner;     /* inner: CHANNEL's, 0 for a plan of the row families */

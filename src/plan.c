@@ -69,6 +69,8 @@ typedef struct hsm_req {
     int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
                           read the mask again) */
     int given;         /* row statistics given (stats_in): only kernels compiled to take them */
+    int one_pass;      /* the statistics alone, or a call given them (stats_in): each row is read once,
+                          nothing is read again (ONLINE keeps no tiles for a second pass) */
     int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
@@ -213,8 +215,8 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const h
     const int64_t tile = (int64_t)block * s->k->cols_per_thread;
     const int64_t tile_bytes = tile * elem_bytes(q->dt);
     const int64_t tiles = ceil_div(cols, tile);
-    /* The backward caches nothing: it reads each tensor twice. */
-    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem && q->kop != HSM_KOP_BWD
+    /* The backward caches nothing: it reads each tensor twice; nor does a pass that reads the row once. */
+    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem && q->kop != HSM_KOP_BWD && !q->one_pass
                              ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
     /* Every resident block the registers allow, each with the cache that still fits beside them. */
     const int bpc = occupancy(h, s, block);
@@ -474,10 +476,29 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+/* Whether ONLINE takes a call that reads each row once (q->one_pass: the statistics alone, or given
+ * ones, as the sharded softmax's two calls) on rows of at least one of its tiles: the backward's, and
+ * the forward's where no ROW block holds the row and there is a row for every SM/CU (ONLINE runs a block
+ * per row, keeping no tiles here). Measured on an H200 (bench/results/h200-2026-11-24-sharded.md),
+ * against the plan before (SPLIT, or ROW where it holds the row): the backward's statistics 1.3-2.0x
+ * as fast from 16384 bf16 columns on (bf16 4096 x 64128: 246 us against 462), its given-statistics
+ * pass 1.04-1.6x; the forward where ROW does not fit 1.05-1.2x (bf16 2048 x 128256: statistics 221 us
+ * against 254, given 323 against 389; bf16 8192 x 75968 given 861 against 946, statistics 5% slower);
+ * where ROW fits it stays the faster (bf16 4096 x 64128 statistics: 181 us against ONLINE's 247), and
+ * with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36). */
+static int online_one_pass(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
+{
+    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
+    return q->one_pass && s != NULL && cols >= (int64_t)s->k->max_block * s->k->cols_per_thread &&
+           (q->kop == HSM_KOP_BWD || (rows >= (int64_t)h->dev.num_cus && !row_fits(h, q, cols)));
+}
+
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, int lead, hsm_plan *out)
 {
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    if (online_one_pass(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
     if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS) &&
@@ -669,6 +690,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.vec = vector_ok(call, v, p->cols) ? v : 1;
     q.no_raw = !bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL);
     q.given = !bwd && p->stats_in != NULL;
+    q.one_pass = hsm_op_stats_only(call->op) || p->stats_in != NULL;
     q.peel = 0;
     q.same_offset = same_offset(call);
     q.stage_es = bwd ? 8 : (int64_t)es;
@@ -711,6 +733,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.vec = p->inner > 1 && vec_here && vector_ok(call, v, p->inner) ? v : 1;
         q.no_raw = 0;
         q.given = 0;
+        q.one_pass = 0;
         lead = 0;
     } else if (q.kop == HSM_KOP_PLAIN &&
                (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
@@ -727,11 +750,11 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^
+                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.one_pass << 1 ^
                          (uint64_t)q.same_offset << 31 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
     hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
     if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given &&
+        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->one_pass == q.one_pass &&
         e->peel == q.peel && e->same_offset == q.same_offset && e->rows == p->rows &&
         e->cols == p->cols && e->inner == inner) {
         *out = e->plan;
@@ -748,6 +771,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->kop = q.kop;
     e->no_raw = q.no_raw;
     e->given = q.given;
+    e->one_pass = q.one_pass;
     e->peel = q.peel;
     e->same_offset = q.same_offset;
     e->rows = p->rows;

@@ -134,3 +134,11 @@ hipsoftmax_status hipsoftmax_get_backward_plan(hipsoftmax_handle h, const hipsof
 {
     return plan_query(__func__, h, p, HSM_OP_BACKWARD, info);
 }
+
+hipsoftmax_status hipsoftmax_get_stats_plan(hipsoftmax_handle h, const hipsoftmax_problem *p, int backward,
+                                            hipsoftmax_plan_info *info)
+{
+    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    HSM_RETURN_IF(backward != 0 && backward != 1, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    return plan_query(__func__, h, p, backward ? HSM_OP_BACKWARD_STATS : HSM_OP_FORWARD_STATS, info);
+}

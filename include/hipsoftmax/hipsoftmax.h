@@ -324,6 +324,11 @@ HIPSOFTMAX_API hipsoftmax_status hipsoftmax_get_plan(hipsoftmax_handle handle, c
 HIPSOFTMAX_API hipsoftmax_status hipsoftmax_get_backward_plan(hipsoftmax_handle handle,
                                                               const hipsoftmax_problem *problem,
                                                               hipsoftmax_plan_info *info);
+/* The plan of hipsoftmax_forward_stats (backward = 0) or hipsoftmax_backward_stats (backward = 1), which
+ * may differ from the full call's: it reads each row once. problem->stats must be set, as for the call
+ * (to any address: no pointer is read or checked). INVALID_VALUE for another `backward`. Added in 0.2. */
+HIPSOFTMAX_API hipsoftmax_status hipsoftmax_get_stats_plan(hipsoftmax_handle handle, const hipsoftmax_problem *problem,
+                                                           int backward, hipsoftmax_plan_info *info);
 
 /* The library's kernels as the handle knows them: count, and per index the name, the host function
  * handle (for the vendor runtime's attribute queries), the resources the plan uses, and the block

@@ -185,6 +185,56 @@ static void test_plan(hipsoftmax_handle h)
 /* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its
  * dtype: a kernel the plan could never reach would go untested on the GPU (its per-kernel test skips
  * every shape it cannot plan, and fails when that is all of them). */
+/* hipsoftmax_get_stats_plan: validated like the statistics-only calls, and one-pass plans for the
+ * sharded softmax's calls on long rows (ONLINE without the tiles it keeps for a second pass). */
+static void test_stats_plan(hipsoftmax_handle h)
+{
+    static float records[4 * 8] __attribute__((aligned(16)));
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_BF16, 4096, 64128);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(NULL, &p, 0, &info), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, &info), HIPSOFTMAX_STATUS_INVALID_POINTER); /* no stats */
+    p.stats = records;
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 2, &info), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, -1, &info), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(NULL, NULL, 0, NULL), HIPSOFTMAX_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, NULL, 0, &info), HIPSOFTMAX_STATUS_INVALID_POINTER);
+    p.stats_in = records + 16;
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, &info), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    p.stats_in = NULL, p.rows = 0;
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, &info), HIPSOFTMAX_STATUS_INVALID_SIZE);
+    p.rows = 4096;
+
+    /* One pass over rows longer than a ROW block holds, many of them: both statistics calls, and the
+     * forward and backward given the statistics (stats_in), stream the row once on ONLINE, which then
+     * keeps no tiles. */
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 100000;
+    for (int bwd = 0; bwd <= 1; bwd++) {
+        info.family = HIPSOFTMAX_FAMILY_AUTO, info.dynamic_smem = -1;
+        EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, bwd, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem == 0);
+        hipsoftmax_problem g = p;
+        g.stats = NULL, g.stats_in = records, g.stats_in_shards = 2;
+        g.rows = 2;
+        info.family = HIPSOFTMAX_FAMILY_AUTO, info.dynamic_smem = -1;
+        EXPECT_STATUS(bwd ? hipsoftmax_get_backward_plan(h, &g, &info) : hipsoftmax_get_plan(h, &g, &info),
+                      HIPSOFTMAX_STATUS_SUCCESS);
+        /* Two rows: the backward on ONLINE, the forward (a block per row) not. */
+        EXPECT(bwd ? info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem == 0
+                   : info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    }
+    /* The full forward of the same rows keeps its plan (not ONLINE's); a row a ROW block holds keeps
+     * ROW for its statistics. */
+    p.stats = NULL;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    p.stats = records, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 64128;
+    EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW);
+}
+
 static void test_forced_kernels(hipsoftmax_handle h)
 {
     /* Row lengths in every kernel's range, each aligned (vector kernels) and odd (scalar kernels). */
@@ -380,6 +430,7 @@ int main(void)
             continue;
         test_forward(h);
         test_plan(h);
+        test_stats_plan(h);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

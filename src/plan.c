@@ -480,12 +480,14 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  * ones, as the sharded softmax's two calls) on rows of at least one of its tiles: the backward's, and
  * the forward's where no ROW block holds the row and there is a row for every SM/CU (ONLINE runs a block
  * per row, keeping no tiles here). Measured on an H200 (bench/results/h200-2026-11-24-sharded.md),
- * against the plan before (SPLIT, or ROW where it holds the row): the backward's statistics 1.3-2.0x
- * as fast from 16384 bf16 columns on (bf16 4096 x 64128: 246 us against 462), its given-statistics
- * pass 1.04-1.6x; the forward where ROW does not fit 1.05-1.2x (bf16 2048 x 128256: statistics 221 us
- * against 254, given 323 against 389; bf16 8192 x 75968 given 861 against 946, statistics 5% slower);
- * where ROW fits it stays the faster (bf16 4096 x 64128 statistics: 181 us against ONLINE's 247), and
- * with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36). */
+ * against the plan before (SPLIT's backward; SPLIT's forward where ROW does not hold the row):
+ *  - backward statistics 1.3-2.0x as fast from 16384 bf16 columns on (bf16 4096 x 64128: 244 us
+ *    against 463), the backward given them 1.2-1.6x (bf16) and 1.02-1.08x (fp32); at fp32 4096 x 8192,
+ *    one tile, 2-3% slower;
+ *  - the forward 1.02-1.26x (bf16 2048 x 128256: statistics 223 us against 256, given 329 against 389),
+ *    though forced SPLIT computed bf16 8192 x 75968's statistics 7% faster still;
+ *  - where ROW holds the row it stays the faster (bf16 4096 x 64128 statistics: 181 us against ONLINE's
+ *    246), and with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36). */
 static int online_one_pass(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);

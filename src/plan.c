@@ -476,8 +476,9 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-/* Whether ONLINE takes a call that reads each row once (q->one_pass: the statistics alone, or given
- * ones, as the sharded softmax's two calls) on rows of at least one of its tiles: the backward's, and
+/* Whether ONLINE takes a call on rows of at least one of its tiles.
+ * A call that reads each row once (q->one_pass: the statistics alone, or given ones, as the sharded
+ * softmax's two calls): the backward's, and
  * the forward's where no ROW block holds the row and there is a row for every SM/CU (ONLINE runs a block
  * per row, keeping no tiles here). Measured on an H200 (bench/results/h200-2026-11-24-sharded.md),
  * against the plan before (SPLIT's backward; SPLIT's forward where ROW does not hold the row):
@@ -487,12 +488,20 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  *  - the forward 1.02-1.26x (bf16 2048 x 128256: statistics 223 us against 256, given 329 against 389),
  *    though forced SPLIT computed bf16 8192 x 75968's statistics 7% faster still;
  *  - where ROW holds the row it stays the faster (bf16 4096 x 64128 statistics: 181 us against ONLINE's
- *    246), and with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36). */
-static int online_one_pass(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
+ *    246), and with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36).
+ * The full 16-bit backward, with a row for every SM/CU: measured on an
+ * H200 (run 7 of the same file), bf16 4096 x 16384/32768/65536 and 1024 x 131072 ran 1.2-1.4x as fast
+ * as on SPLIT (4096 x 65536: 514 us against 708, 75% of the copy bandwidth against 54%), fp16 alike;
+ * fp32's stays on SPLIT, which was the faster there (4096 x 65536: 921 us against 1256). */
+static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
-    return q->one_pass && s != NULL && cols >= (int64_t)s->k->max_block * s->k->cols_per_thread &&
-           (q->kop == HSM_KOP_BWD || (rows >= (int64_t)h->dev.num_cus && !row_fits(h, q, cols)));
+    if (s == NULL || cols < (int64_t)s->k->max_block * s->k->cols_per_thread)
+        return 0;
+    const int many = rows >= (int64_t)h->dev.num_cus;
+    if (q->kop == HSM_KOP_BWD)
+        return q->one_pass || (q->dt != HSM_F32 && many);
+    return q->one_pass && many && !row_fits(h, q, cols);
 }
 
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
@@ -500,7 +509,7 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 {
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (online_one_pass(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    if (online_takes(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
     if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS) &&

@@ -233,6 +233,13 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.stats = records, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 64128;
     EXPECT_STATUS(hipsoftmax_get_stats_plan(h, &p, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW);
+    /* The full backward of such rows: ONLINE for 16-bit dtypes, not for fp32. */
+    p.stats = NULL;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem == 0);
+    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
 }
 
 static void test_forced_kernels(hipsoftmax_handle h)

@@ -10,6 +10,7 @@
 #define HSM_ONLINE_BLOCK 1024
 #define HSM_ONLINE_UNROLL 4 /* accesses in flight per thread per tile */
 #define HSM_ONLINE_BWD_UNROLL 2 /* the backward holds two tensors' tiles */
+#define HSM_ONLINE_STATS_UNROLL 6 /* accesses in flight per thread for the forward's statistics alone (8 spilled bf16) */
 
 /* One tile: HSM_ONLINE_UNROLL accesses per thread, in the hsm_chunk_load layout. Reads the tile from
  * `cache` when given (each thread reads back exactly the packs it stored, so no barrier is needed),
@@ -47,6 +48,36 @@ __device__ __forceinline__ float hsm_online_tile(const hsm_args &a, const hsm_ro
     return m;
 }
 
+/* The forward's statistics alone (no output, so no tile is kept for a second pass) of a row whose u is
+ * x (no mask, no causal bound: the scale is in k): the row's running (max, sum) from
+ * HSM_ONLINE_STATS_UNROLL accesses in flight per thread (a tile has HSM_ONLINE_UNROLL), each folded as
+ * soon as converted, so no tile of values is held (hsm_online_tile's C floats would not fit beside
+ * them); one rescale per access. Packs past the row read as -inf (hsm_load_pack). */
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_online_stats_pass(const hsm_row_ctx &rc, const T *xr, float k, float &m, float &s)
+{
+    constexpr int U = HSM_ONLINE_STATS_UNROLL;
+    const int64_t step = (int64_t)blockDim.x * VEC * U;
+    for (int64_t col0 = 0; col0 < rc.lim; col0 += step) {
+        hsm_pack<T, VEC> pk[U];
+#pragma unroll
+        for (int p = 0; p < U; p++)
+            pk[p] = hsm_load_pack<T, VEC>(xr, col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC, rc.lim);
+#pragma unroll
+        for (int p = 0; p < U; p++) {
+            float u[VEC];
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                u[i] = hsm_to_float(pk[p].v[i]);
+            float um = HSM_NEG_INF;
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                um = hsm_max(um, u[i]);
+            hsm_online_fold<VEC>(u, um, m, s, k);
+        }
+    }
+}
+
 /* F: the forward with options (softmax_ops.h; tiles past a causal bound are not read), else the
  * plain forward. */
 template <typename T, int VEC, bool F>
@@ -72,8 +103,13 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
             rc.lim = a.cols;
         float m = HSM_NEG_INF, s = 0.0f;
         int64_t t = 0;
-        /* With the row's statistics given, the first pass has nothing to find. */
-        const int64_t pass1 = F && a.op.stats_in != NULL ? 0 : rc.lim;
+        /* With the row's statistics given, the first pass has nothing to find; with the statistics
+         * alone (vector kernels), hsm_online_stats_pass finds them. */
+        const bool stats_alone = F && VEC > 1 && a.op.no_out && a.op.mask == HSM_MK_NONE && rc.lim == a.cols;
+        if constexpr (F && VEC > 1)
+            if (stats_alone)
+                hsm_online_stats_pass<T, VEC>(rc, xr, k, m, s);
+        const int64_t pass1 = (F && a.op.stats_in != NULL) || stats_alone ? 0 : rc.lim;
         for (int64_t col0 = 0; col0 < pass1; col0 += step, t++) {
             hsm_pack<T, VEC> *keep = t < a.cached_tiles ? cache + t * tile_packs : NULL;
             const float vmax = hsm_online_tile<T, VEC, F>(a, rc, xr, col0, NULL, keep, v);

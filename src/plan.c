@@ -486,7 +486,8 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  *    against 463), the backward given them 1.2-1.6x (bf16) and 1.02-1.08x (fp32); at fp32 4096 x 8192,
  *    one tile, 2-3% slower;
  *  - the forward 1.02-1.26x (bf16 2048 x 128256: statistics 223 us against 256, given 329 against 389),
- *    though forced SPLIT computed bf16 8192 x 75968's statistics 7% faster still;
+ *    and the statistics 1.2-1.35x more since ONLINE streams them (hsm_online_stats_pass: 168 us; bf16
+ *    8192 x 75968 452 us against SPLIT's 572);
  *  - where ROW holds the row it stays the faster (bf16 4096 x 64128 statistics: 181 us against ONLINE's
  *    246), and with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36).
  * The full 16-bit backward, with a row for every SM/CU: measured on an

@@ -704,7 +704,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.given = !bwd && p->stats_in != NULL;
     q.one_pass = hsm_op_stats_only(call->op) || p->stats_in != NULL;
     q.peel = 0;
-    q.same_offset = same_offset(call);
+    q.same_offset = q.kop == HSM_KOP_PLAIN && same_offset(call); /* only the plain forward's plans use it */
     q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
@@ -746,6 +746,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;
+        q.same_offset = 0;
         lead = 0;
     } else if (q.kop == HSM_KOP_PLAIN &&
                (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)

@@ -256,35 +256,47 @@ __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
 }
 
 /* Element i of a pack of 16-bit values held as four words at column col made -inf where col + i >= lim
- * (a causal bound inside the pack). */
+ * (a causal bound inside the pack; a pack past it holds -inf already), as hsm_cut_tail. */
 template <typename T>
 __device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t lim)
 {
-    if (col + 8 <= lim)
+    const int64_t keep = lim - col;
+    if (keep <= 0 || keep >= 8)
         return;
     const uint32_t ninf = hsm_neg_inf_word<T>();
 #pragma unroll
     for (int i = 0; i < 8; i++)
-        if (col + i >= lim)
+        if (i >= (int)keep)
             w[i / 2] = i % 2 ? (w[i / 2] & 0xffffu) | (ninf & 0xffff0000u) : (w[i / 2] & 0xffff0000u) | (ninf & 0xffffu);
 }
 
 /* The packed forward's stores in one mode (the output dtype chosen per pack): each value converted
- * again from the words and its exponential computed again, as in hsm_row_packed_body. */
+ * again from the words and its exponential computed again, as in hsm_row_packed_body. A pack past
+ * the causal bound lim is all -inf: its softmax is exp(-inf) = 0 times the normaliser, written
+ * without the exponentials. */
 template <typename T, int NP, int MODE>
 __device__ __forceinline__ void hsm_row_packed_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
-                                                     int64_t c0, int64_t left, int64_t step, const hsm_epi &e)
+                                                     int64_t c0, int64_t left, int64_t step, int64_t lim,
+                                                     const hsm_epi &e)
 {
 #pragma unroll
     for (int p = 0; p < NP; p++) {
+        const int64_t col = p == 0 ? c0 : f0 + p * step;
         if (p == 0 ? c0 < a.cols : p * step < left) {
             float f[8];
+            if (MODE == HSM_FROM_U_SOFTMAX && col >= lim) {
+#pragma unroll
+                for (int i = 0; i < 8; i++)
+                    f[i] = 0.0f;
+                hsm_fwd_store_pack<8, HSM_FROM_EXP>(a, yrow, col, f, e);
+                continue;
+            }
 #pragma unroll
             for (int i = 0; i < 4; i++) {
                 f[2 * i] = hsm_lo_to_float(w[4 * p + i], T{});
                 f[2 * i + 1] = hsm_hi_to_float(w[4 * p + i], T{});
             }
-            hsm_fwd_store_pack<8, MODE>(a, yrow, p == 0 ? c0 : f0 + p * step, f, e);
+            hsm_fwd_store_pack<8, MODE>(a, yrow, col, f, e);
         }
     }
 }
@@ -332,14 +344,19 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         const float mraw = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
         const bool has_given = a.op.stats_in != NULL; /* as in hsm_row_fwd_body */
         hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
+        /* A pack every lane of the warp has past the causal bound adds exp(-inf) = 0 (as in
+         * hsm_fwd_sum_causal; the vote keeps the branch uniform). */
         float s = 0.0f;
 #pragma unroll
-        for (int p = 0; p < NP; p++)
+        for (int p = 0; p < NP; p++) {
+            if (a.op.causal && hsm_warp_all((p == 0 ? c0 : f0 + p * step) >= lim))
+                continue;
 #pragma unroll
             for (int i = 0; i < 4; i++) {
                 s += hsm_exp2((hsm_lo_to_float(w[4 * p + i], T{}) - e.m) * e.k);
                 s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
             }
+        }
         s = hsm_block_sum(s, red_sum);
         if (!has_given)
             hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);
@@ -351,9 +368,9 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         void *yrow = hsm_out_row(a, row);
         const int64_t left = a.cols - f0;
         if (a.op.log)
-            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, left, step, e);
+            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, left, step, lim, e);
         else
-            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, left, step, e);
+            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, left, step, lim, e);
     }
 }
 

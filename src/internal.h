@@ -80,19 +80,36 @@ typedef struct hsm_plan {
 } hsm_plan;
 
 #define HSM_PLAN_CACHE 64
-typedef struct hsm_plan_entry {
-    int valid;
-    hsm_dtype dtype;
+/* What a plan is for: the kernel op, x's (backward: y's) dtype, the access width, and what the
+ * problem rules out. */
+typedef struct hsm_req {
+    hsm_kop kop;
+    hsm_dtype dt;
     int vec;
+    int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
+                          read the mask again) */
+    int given;         /* row statistics given (stats_in): only kernels compiled to take them */
+    int one_pass;      /* the statistics alone, or a call given them (stats_in): each row is read once,
+                          nothing is read again (ONLINE keeps no tiles for a second pass) */
+    int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
+    int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
+                          kernels need it; ROW's take either) */
+    int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */
+    int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
+} hsm_req;
+
+/* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole
+ * (built on zeroed memory, so its padding compares too). */
+typedef struct hsm_plan_key {
+    hsm_req q;
     int lead;                      /* room SPLIT leaves for rows off their line (plan.c) */
     int family;                    /* forced family at the time, or 0 */
-    int kop;                       /* hsm_kop of the kernels planned */
-    int no_raw;                    /* a mask tensor ruled out kernels that hold values as stored */
-    int given;                     /* row statistics given: kernels that do not take them ruled out */
-    int one_pass;                  /* statistics alone or given: rows read once (plan.c) */
-    int peel;                      /* a plain forward that the peeled kernels may serve (plan.c) */
-    int same_offset;               /* its x and y rows at the same offsets from 16 bytes (plan.c) */
     int64_t rows, cols, inner;     /* inner: CHANNEL's, 0 for a plan of the row families */
+} hsm_plan_key;
+
+typedef struct hsm_plan_entry {
+    int valid;
+    hsm_plan_key key;
     hipsoftmax_status status;
     hsm_plan plan;
 } hsm_plan_entry;

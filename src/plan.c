@@ -60,22 +60,7 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 
-/* What a plan is for: the kernel op, x's (backward: y's) dtype, the access width, and what the
- * problem rules out. */
-typedef struct hsm_req {
-    hsm_kop kop;
-    hsm_dtype dt;
-    int vec;
-    int no_raw;        /* a mask tensor: no kernel that holds 16-bit values as stored (it would have to
-                          read the mask again) */
-    int given;         /* row statistics given (stats_in): only kernels compiled to take them */
-    int one_pass;      /* the statistics alone, or a call given them (stats_in): each row is read once,
-                          nothing is read again (ONLINE keeps no tiles for a second pass) */
-    int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
-    int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
-                          kernels need it; ROW's take either) */
-    int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
-} hsm_req;
+/* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
 
 /* Whether a kernel holds 16-bit values as stored and converts them again for the output (ROW's
  * packed kernels, chunks over 32). */
@@ -140,13 +125,20 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
  * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
  * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
  * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle
- * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). */
+ * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run).
+ * The forward with options instead takes the power-of-two chunk with the most blocks resident per
+ * SM/CU, one row each, where that is more than the first choice's: its kernels hold 48-64 registers a
+ * thread, so on short rows the resident rows bound it, and a causal bound halves the bytes each row
+ * has in flight (H200, same run, 32 lanes of 32 values against 64 of 16: bf16 131072 x 1024 at scale
+ * 1.13x, causal 1.22x, additive mask 1.14x, bool mask 1.20x, log-softmax 1.19x). The packed chunks
+ * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.24x;
+ * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x. */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    const hsm_kernel_state *pick = NULL, *fallback = NULL, *fullest = NULL;
-    int pick_block = 0, fallback_block = 0, fullest_block = 0;
+    const hsm_kernel_state *pick = NULL, *fallback = NULL, *fullest = NULL, *most = NULL;
+    int pick_block = 0, fallback_block = 0, fullest_block = 0, most_block = 0, most_occ = 0;
     int64_t fullest_threads = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
@@ -160,6 +152,13 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
         if (fallback == NULL && primary) {
             fallback = s;
             fallback_block = (int)block;
+        }
+        /* (the smaller chunk among equals: fewer idle lanes; the packed ones, which compute each
+         * exponential twice, only where a causal bound lets them skip about half of them) */
+        if (primary && occ > most_occ && (q->causal || !holds_raw(s->k))) {
+            most = s;
+            most_block = (int)block;
+            most_occ = occ;
         }
         if (block >= HSM_ROW_MIN_BLOCK) {
             if (primary) {
@@ -177,6 +176,9 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     if (pick == NULL) {
         pick = fallback;
         pick_block = fallback_block;
+    } else if (q->kop == HSM_KOP_FWD && most_occ > occupancy(h, pick, pick_block)) {
+        pick = most;
+        pick_block = most_block;
     } else if (occupancy(h, pick, pick_block) == 1) {
         pick = fullest;
         pick_block = fullest_block;
@@ -694,6 +696,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const hipsoftmax_problem *p = &call->p;
     const int bwd = hsm_op_is_backward(call->op);
     hsm_req q;
+    memset(&q, 0, sizeof q); /* zero padding: q is part of the plan cache's key, compared whole */
     q.kop = bwd ? HSM_KOP_BWD : plain_forward(call) ? HSM_KOP_PLAIN : HSM_KOP_FWD;
     const hipsoftmax_dtype in0 = bwd ? p->y_dtype : p->x_dtype;
     q.dt = hsm_dtype_of(in0);
@@ -705,6 +708,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.one_pass = hsm_op_stats_only(call->op) || p->stats_in != NULL;
     q.peel = 0;
     q.same_offset = q.kop == HSM_KOP_PLAIN && same_offset(call); /* only the plain forward's plans use it */
+    q.causal = !bwd && p->mask == HIPSOFTMAX_MASK_CAUSAL;
     q.stage_es = bwd ? 8 : (int64_t)es;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
@@ -747,6 +751,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.given = 0;
         q.one_pass = 0;
         q.same_offset = 0;
+        q.causal = 0;
         lead = 0;
     } else if (q.kop == HSM_KOP_PLAIN &&
                (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
@@ -760,16 +765,22 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         lead = 0;
     }
 
-    const uint64_t key = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
-                         (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
-                         (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                         (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.one_pass << 1 ^
-                         (uint64_t)q.same_offset << 31 ^ (uint64_t)inner * 0x165667B19E3779F9ull;
-    hsm_plan_entry *e = &h->plans[key % HSM_PLAN_CACHE];
-    if (e->valid && e->dtype == q.dt && e->vec == q.vec && e->lead == lead && e->family == (int)h->forced &&
-        e->kop == (int)q.kop && e->no_raw == q.no_raw && e->given == q.given && e->one_pass == q.one_pass &&
-        e->peel == q.peel && e->same_offset == q.same_offset && e->rows == p->rows &&
-        e->cols == p->cols && e->inner == inner) {
+    hsm_plan_key k;
+    memset(&k, 0, sizeof k);
+    memcpy(&k.q, &q, sizeof q);
+    k.lead = lead;
+    k.family = (int)h->forced;
+    k.rows = p->rows;
+    k.cols = p->cols;
+    k.inner = inner;
+    const uint64_t hash = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
+                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
+                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
+                          (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.one_pass << 1 ^
+                          (uint64_t)q.same_offset << 31 ^ (uint64_t)q.causal << 2 ^
+                          (uint64_t)inner * 0x165667B19E3779F9ull;
+    hsm_plan_entry *e = &h->plans[hash % HSM_PLAN_CACHE];
+    if (e->valid && memcmp(&e->key, &k, sizeof k) == 0) {
         *out = e->plan;
         return e->status;
     }
@@ -777,19 +788,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     memset(&plan, 0, sizeof plan);
     const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
     e->valid = 1;
-    e->dtype = q.dt;
-    e->vec = q.vec;
-    e->lead = lead;
-    e->family = (int)h->forced;
-    e->kop = q.kop;
-    e->no_raw = q.no_raw;
-    e->given = q.given;
-    e->one_pass = q.one_pass;
-    e->peel = q.peel;
-    e->same_offset = q.same_offset;
-    e->rows = p->rows;
-    e->cols = p->cols;
-    e->inner = inner;
+    e->key = k;
     e->status = st;
     e->plan = plan;
     *out = plan;

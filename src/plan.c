@@ -130,9 +130,9 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
  * SM/CU, one row each, where that is more than the first choice's: its kernels hold 48-64 registers a
  * thread, so on short rows the resident rows bound it, and a causal bound halves the bytes each row
  * has in flight (H200, same run, 32 lanes of 32 values against 64 of 16: bf16 131072 x 1024 at scale
- * 1.13x, causal 1.22x, additive mask 1.14x, bool mask 1.20x, log-softmax 1.19x). The packed chunks
- * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.24x;
- * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x. */
+ * 1.13x, causal 1.23x, additive mask 1.15x, bool mask 1.21x, log-softmax 1.20x). The packed chunks
+ * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.25x;
+ * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x (an earlier run). */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
@@ -788,7 +788,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     memset(&plan, 0, sizeof plan);
     const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
     e->valid = 1;
-    e->key = k;
+    memcpy(&e->key, &k, sizeof k); /* padding included: the next lookup compares it */
     e->status = st;
     e->plan = plan;
     *out = plan;

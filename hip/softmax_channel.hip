@@ -16,13 +16,15 @@
  * IT = hsm_args.channel_lanes columns of V (8 lanes: 128 bytes, a line) and CTW = warp / IT positions
  * at once, so a warp holds CTW times more of C than across inner alone.
  *
- * Two kinds of kernel, each forward and backward, per dtype and V:
+ * Three kinds of kernel, each forward and backward, per dtype and V:
  *   - register kernels (_r<N>, vector _vr<N * V>): a thread keeps its N positions of the column in
  *     registers: read once, written once;
  *   - streaming kernels (_o<N>, _vo<N * V>): C in chunks of N positions a thread, twice: an online
  *     (max, sum) pass, then the outputs (backward: the sum of dy * y or dy, then dx), the second pass
  *     from the end of the column back, since that was read last and is the part most likely still in
- *     L2.
+ *     L2;
+ *   - tile kernels (_t, vector _vt): a block stages all C positions of a tile of adjacent columns in
+ *     shared memory and reduces from there (see "tile kernels" below).
  * The element-wise work (scale, log-softmax, output dtype, alpha/beta, safe rows, the backward
  * formulas) is softmax_ops.h's, as in the row families, with packs of V elements. Masks and row
  * statistics are not taken in CHANNEL mode (validate.c refuses them).
@@ -481,6 +483,242 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
     }
 }
 
+/* ---- tile kernels --------------------------------------------------------------------------------
+ * A block stages a tile of a slice in shared memory, all C positions of W = hsm_args.channel_lanes
+ * adjacent columns (a power of two that divides the block; [C][W] elements, y and dy side by side in
+ * the backward), then reduces and writes from there. Why: the register kernels above hold at most 16
+ * positions a thread, so a block's loads in flight are capped by its registers, and between its load
+ * and its store a block has none in flight at all; measured on an H200 they reached 55% of the copy
+ * bandwidth in fp32 and 28% in bf16 on 16 x 150 x 16384, bf16 taking as long as fp32 for half the
+ * bytes (bench/results/h200-2026-11-23-channel.md). Here every thread of the block issues its share of
+ * the tile's 16-byte accesses (C x W x elt bytes, 19 KB at C = 150 and a 128-byte line of columns)
+ * before any lands, and the several blocks a SM that the shared memory allows overlap one block's
+ * loads with another's reductions and stores.
+ * In the tile, thread t takes column w = t % W and positions p, p + P, ... of it (p = t / W, P = block
+ * / W): a warp reads one position's consecutive columns, without bank conflicts. Three passes over the
+ * tile (max, sum, outputs; backward: sum, outputs), the (max, sum) pairs of a column's P threads
+ * folded in a fixed order through shared memory after the tile. */
+#define HSM_CHANNEL_TILE_BLOCK 256
+
+/* Packs of V a thread loads at once (a batch): 128 bytes a thread for 16-byte packs, half of them y's
+ * and half dy's in the backward (staged together, one round trip); 16 elements one at a time for the
+ * one-element kernels. A backward staging 8 packs of each tensor took 128 registers on sm_90 (two
+ * blocks a SM), and one of 16 single elements each spilled 48 bytes. */
+template <int V, bool TWO> struct hsm_ch_tile_loads { static constexpr int n = (V > 1 ? 8 : 16) / (TWO ? 2 : 1); };
+
+/* One batch in registers: L packs of src (and of src2). */
+template <typename T, typename TD, int V, bool TWO> struct hsm_ch_batch {
+    static constexpr int L = hsm_ch_tile_loads<V, TWO>::n;
+    hsm_raw<T, V> r[L];
+    hsm_raw<TD, V> r2[TWO ? L : 1];
+};
+
+/* A tile's shape in packs: pack q is position q >> psh, columns (q & (2^psh - 1)) * V; npk in all. */
+template <int V> __device__ __forceinline__ int hsm_ch_psh(int wsh) { return wsh - (V == 8 ? 3 : V == 4 ? 2 : V == 2 ? 1 : 0); }
+
+/* Issues the loads of the batch from pack q0 of a tile (C positions `inner` apart, wn valid columns
+ * from src); nothing waits for them until hsm_ch_put. */
+template <typename T, typename TD, int V, bool TWO>
+__device__ __forceinline__ void hsm_ch_fetch(hsm_ch_batch<T, TD, V, TWO> &b, const T *src, const TD *src2,
+                                             int64_t inner, int psh, int npk, int wn, int q0)
+{
+#pragma unroll
+    for (int l = 0; l < b.L; l++) {
+        const int q = q0 + l * (int)blockDim.x + (int)threadIdx.x, c = q >> psh, j = (q & ((1 << psh) - 1)) * V;
+        if (q < npk && j < wn) {
+            hsm_raw_load<T, V>(b.r[l], src + (int64_t)c * inner + j);
+            if (TWO)
+                hsm_raw_load<TD, V>(b.r2[TWO ? l : 0], src2 + (int64_t)c * inner + j);
+        }
+    }
+}
+
+/* Writes the batch from pack q0 to tile[c * W + j] (and tile2). */
+template <typename T, typename TD, int V, bool TWO>
+__device__ __forceinline__ void hsm_ch_put(const hsm_ch_batch<T, TD, V, TWO> &b, T *tile, TD *tile2, int wsh,
+                                           int psh, int npk, int wn, int q0)
+{
+    constexpr int P = hsm_piece<T, V>::n, P2 = hsm_piece<TD, V>::n;
+#pragma unroll
+    for (int l = 0; l < b.L; l++) {
+        const int q = q0 + l * (int)blockDim.x + (int)threadIdx.x, c = q >> psh, j = (q & ((1 << psh) - 1)) * V;
+        if (q < npk && j < wn) {
+#pragma unroll
+            for (int u = 0; u < V / P; u++)
+                *reinterpret_cast<hsm_pack<T, P> *>(tile + (c << wsh) + j + u * P) = b.r[l].piece[u];
+            if (TWO) {
+#pragma unroll
+                for (int u = 0; u < V / P2; u++)
+                    *reinterpret_cast<hsm_pack<TD, P2> *>(tile2 + (c << wsh) + j + u * P2) = b.r2[TWO ? l : 0].piece[u];
+            }
+        }
+    }
+}
+
+/* The tile's place: slice r and first column i0 of tile `tile`, its valid columns wn. */
+__device__ __forceinline__ void hsm_ch_tile_at(const hsm_args &a, int wsh, int64_t tps, int64_t tile, int64_t &r,
+                                               int64_t &i0, int &wn)
+{
+    r = tps == 1 ? tile : tile / tps;
+    i0 = (tile - r * tps) << wsh;
+    const int64_t left = a.inner - i0;
+    wn = left < ((int64_t)1 << wsh) ? (int)left : 1 << wsh;
+}
+
+/* Bytes of a tile of T, rounded to 16 so what follows it is aligned. */
+template <typename T> __device__ __forceinline__ int hsm_ch_tile_bytes(int C, int wsh)
+{
+    return ((C << wsh) * (int)sizeof(T) + 15) & ~15;
+}
+
+/* The block's tiles t = blockIdx.x, + gridDim.x, ...: each staged whole (a batch at a time), then
+ * WORK(r, i0, wn) reduces and writes it; the threads of a block all call it, it may hold barriers.
+ * Fetching the next tile's first batch while this one is reduced (software pipelining) was slower
+ * on an H200: the batch held across the reduction took registers (fp32 forward 62 -> 72, backward
+ * 63 -> 126), and the blocks a SM they cost weighed more than the overlap (fp32 backward 16 x 150 x
+ * 16384: 147 us against 134; bf16 forward 117 against 112). */
+template <typename T, typename TD, int V, bool TWO, typename Work>
+__device__ __forceinline__ void hsm_ch_tiles(const hsm_args &a, const T *x, T *tile, TD *tile2, int wsh, Work work)
+{
+    const int C = (int)a.cols, psh = hsm_ch_psh<V>(wsh), npk = C << psh;
+    const int64_t tps = (a.inner + (1 << wsh) - 1) >> wsh, tiles = a.rows * tps;
+    hsm_ch_batch<T, TD, V, TWO> b;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int64_t r, i0;
+        int wn;
+        hsm_ch_tile_at(a, wsh, tps, t, r, i0, wn);
+        const T *src = x + r * a.x_stride + i0;
+        const TD *src2 = TWO ? (const TD *)hsm_in2_row(a, r) + i0 : NULL;
+        __syncthreads(); /* the previous tile's readers are done with the shared memory */
+        for (int q0 = 0; q0 < npk; q0 += b.L * (int)blockDim.x) {
+            hsm_ch_fetch<T, TD, V, TWO>(b, src, src2, a.inner, psh, npk, wn, q0);
+            hsm_ch_put<T, TD, V, TWO>(b, tile, tile2, wsh, psh, npk, wn, q0);
+        }
+        __syncthreads();
+        work(r, i0, wn);
+    }
+}
+
+template <typename T, typename To, int MODE>
+__device__ __forceinline__ void hsm_ch_tile_out(const hsm_args &a, To *yp, int64_t inner, const T *col, int C, int wsh,
+                                                int p, int P, const hsm_epi &e)
+{
+    for (int c = p; c < C; c += P) {
+        float o = hsm_epi_value<MODE>(hsm_to_float(col[c << wsh]), e);
+        hsm_put_out<To, 1>(a, yp + (int64_t)c * inner, &o);
+    }
+}
+
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
+{
+    const int wsh = __ffs(a.channel_lanes) - 1, W = 1 << wsh, C = (int)a.cols;
+    const int w = (int)threadIdx.x & (W - 1), p = (int)threadIdx.x >> wsh, P = (int)blockDim.x >> wsh;
+    T *tile = reinterpret_cast<T *>(hsm_ch_smem);
+    float *pm = reinterpret_cast<float *>(reinterpret_cast<char *>(hsm_ch_smem) + hsm_ch_tile_bytes<T>(C, wsh));
+    float *ps = pm + blockDim.x;
+    const float k = a.op.sigma * HSM_LOG2E;
+    const T *col = tile + w;
+    hsm_ch_tiles<T, T, V, false>(a, (const T *)a.x, tile, (T *)NULL, wsh,
+                                 [&](int64_t r, int64_t i0, int wn) {
+        float mt = HSM_NEG_INF, st = 0.0f;
+        if (w < wn) {
+            for (int c = p; c < C; c += P)
+                mt = hsm_max(mt, hsm_to_float(col[c << wsh]));
+            const float m0 = mt == HSM_NEG_INF ? 0.0f : mt; /* the thread's own shift, as the register kernels */
+            for (int c = p; c < C; c += P)
+                st += hsm_exp2((hsm_to_float(col[c << wsh]) - m0) * k);
+        }
+        pm[threadIdx.x] = mt;
+        ps[threadIdx.x] = st;
+        __syncthreads();
+        float M = pm[w], S = ps[w];
+        for (int q = 1; q < P; q++)
+            hsm_ch_pair_fold(M, S, pm[(q << wsh) + w], ps[(q << wsh) + w], k);
+        if (w >= wn)
+            return;
+        const hsm_epi e = hsm_ch_epi(a, M, S);
+        const int64_t at = i0 + w;
+        void *yrow = hsm_out_row(a, r);
+#define HSM_CH_TILE_OUT(To)                                                                           \
+    if (a.op.log)                                                                                     \
+        hsm_ch_tile_out<T, To, HSM_FROM_U_LOG>(a, (To *)yrow + at, a.inner, col, C, wsh, p, P, e);    \
+    else                                                                                              \
+        hsm_ch_tile_out<T, To, HSM_FROM_U_SOFTMAX>(a, (To *)yrow + at, a.inner, col, C, wsh, p, P, e);
+        switch (a.op.out_dtype) {
+        case HSM_F16: HSM_CH_TILE_OUT(hsm_f16) break;
+        case HSM_BF16: HSM_CH_TILE_OUT(hsm_bf16) break;
+        default: HSM_CH_TILE_OUT(float) break;
+        }
+#undef HSM_CH_TILE_OUT
+    });
+}
+
+template <typename T, typename TD, typename To, int LOG>
+__device__ __forceinline__ void hsm_ch_tile_bwd_out(const hsm_args &a, To *xp, const T *ycol, const TD *dcol, int C,
+                                                    int wsh, int p, int P, float s)
+{
+    for (int c = p; c < C; c += P) {
+        float o = hsm_bwd_value<LOG>(hsm_to_float(ycol[c << wsh]), hsm_to_float(dcol[c << wsh]), s, a.op.scale);
+        hsm_put_out<To, 1>(a, xp + (int64_t)c * a.inner, &o);
+    }
+}
+
+/* The backward of dy's dtype TD: y's tile, then dy's, then the partial sums. dx may be dy (in place):
+ * a tile is read whole before any of it is written, and the next tile's prefetch reads other columns. */
+template <typename T, typename TD, int V>
+__device__ __forceinline__ void hsm_ch_tile_bwd_t(const hsm_args &a)
+{
+    const int wsh = __ffs(a.channel_lanes) - 1, W = 1 << wsh, C = (int)a.cols;
+    const int w = (int)threadIdx.x & (W - 1), p = (int)threadIdx.x >> wsh, P = (int)blockDim.x >> wsh;
+    char *base = reinterpret_cast<char *>(hsm_ch_smem);
+    T *ytile = reinterpret_cast<T *>(base);
+    TD *dtile = reinterpret_cast<TD *>(base + hsm_ch_tile_bytes<T>(C, wsh));
+    float *ps = reinterpret_cast<float *>(base + hsm_ch_tile_bytes<T>(C, wsh) + hsm_ch_tile_bytes<TD>(C, wsh));
+    const T *ycol = ytile + w;
+    const TD *dcol = dtile + w;
+    hsm_ch_tiles<T, TD, V, true>(a, (const T *)a.x, ytile, dtile, wsh,
+                                 [&](int64_t r, int64_t i0, int wn) {
+        float st = 0.0f;
+        if (w < wn) {
+            for (int c = p; c < C; c += P) {
+                const float d = hsm_to_float(dcol[c << wsh]);
+                st += a.op.log ? d : d * hsm_to_float(ycol[c << wsh]);
+            }
+        }
+        ps[threadIdx.x] = st;
+        __syncthreads();
+        float s = ps[w];
+        for (int q = 1; q < P; q++)
+            s += ps[(q << wsh) + w];
+        if (w >= wn)
+            return;
+        void *xrow = hsm_out_row(a, r);
+        const int64_t at = i0 + w;
+#define HSM_CH_TILE_BWD_OUT(To)                                                                       \
+    if (a.op.log)                                                                                     \
+        hsm_ch_tile_bwd_out<T, TD, To, 1>(a, (To *)xrow + at, ycol, dcol, C, wsh, p, P, s);           \
+    else                                                                                              \
+        hsm_ch_tile_bwd_out<T, TD, To, 0>(a, (To *)xrow + at, ycol, dcol, C, wsh, p, P, s);
+        switch (a.op.out_dtype) {
+        case HSM_F16: HSM_CH_TILE_BWD_OUT(hsm_f16) break;
+        case HSM_BF16: HSM_CH_TILE_BWD_OUT(hsm_bf16) break;
+        default: HSM_CH_TILE_BWD_OUT(float) break;
+        }
+#undef HSM_CH_TILE_BWD_OUT
+    });
+}
+
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_tile_bwd_body(const hsm_args &a)
+{
+    switch (a.op.in2_dtype) {
+    case HSM_F16: hsm_ch_tile_bwd_t<T, hsm_f16, V>(a); break;
+    case HSM_BF16: hsm_ch_tile_bwd_t<T, hsm_bf16, V>(a); break;
+    default: hsm_ch_tile_bwd_t<T, float, V>(a); break;
+    }
+}
+
 #define HSM_CH_FWD(NAME, T, N, V, B, BODY)                                                            \
     extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { BODY<T, N, V>(a); }
 #define HSM_CH_BWD(NAME, T, N, V, B, STREAM)                                                          \
@@ -534,16 +772,36 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
     HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_fwd, HSM_KOP_FWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK),         \
         HSM_CH_ENTRY(hsm_channel_##SFX##_vo8_bwd, HSM_KOP_BWD, DT, 8 / V, V, HSM_CHANNEL_VBLOCK)
 
+/* Per dtype, the tile kernels: one element an access (any inner, any alignment) and V = 16 bytes of T
+ * (where V divides inner and every row start is on 16 bytes), forward and backward. */
+#define HSM_CH_TILE(NAME, T, V, BODY)                                                           \
+    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_TILE_BLOCK) NAME(hsm_args a) { BODY<T, V>(a); }
+#define HSM_CH_TSET(SFX, T, V)                                                                        \
+    HSM_CH_TILE(hsm_channel_##SFX##_t_fwd, T, 1, hsm_ch_tile_fwd_body)          \
+    HSM_CH_TILE(hsm_channel_##SFX##_t_bwd, T, 1, hsm_ch_tile_bwd_body)          \
+    HSM_CH_TILE(hsm_channel_##SFX##_vt_fwd, T, V, hsm_ch_tile_fwd_body)         \
+    HSM_CH_TILE(hsm_channel_##SFX##_vt_bwd, T, V, hsm_ch_tile_bwd_body)
+#define HSM_CH_TILE_ENTRIES(SFX, DT, V)                                                               \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_t_fwd, HSM_KOP_FWD, DT, 1, 1, HSM_CHANNEL_TILE_BLOCK),           \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_t_bwd, HSM_KOP_BWD, DT, 1, 1, HSM_CHANNEL_TILE_BLOCK),       \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_fwd, HSM_KOP_FWD, DT, 1, V, HSM_CHANNEL_TILE_BLOCK),      \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_bwd, HSM_KOP_BWD, DT, 1, V, HSM_CHANNEL_TILE_BLOCK)
+
 HSM_CH_SET(f32, float)
 HSM_CH_SET(f16, hsm_f16)
 HSM_CH_SET(bf16, hsm_bf16)
 HSM_CH_VSET(f32, float, 4, HSM_CHANNEL_VBLOCK)
 HSM_CH_VSET(f16, hsm_f16, 8, HSM_CHANNEL_VBLOCK_BIG)
 HSM_CH_VSET(bf16, hsm_bf16, 8, HSM_CHANNEL_VBLOCK_BIG)
+HSM_CH_TSET(f32, float, 4)
+HSM_CH_TSET(f16, hsm_f16, 8)
+HSM_CH_TSET(bf16, hsm_bf16, 8)
 
 /* Register kernels first (ascending N per dtype, op and V, the order plan.c walks), streaming ones
- * after them: hsm_channel_streams tells them apart by their place in the table. */
+ * after them, tile kernels last: hsm_channel_streams and hsm_channel_tiles tell them apart by their
+ * place in the table. */
 #define HSM_CH_REGISTER_COUNT 30
+#define HSM_CH_TILE_COUNT 12
 static const hsm_kernel hsm_channel_table[] = {
     HSM_CH_REG_ENTRIES(f32, HSM_F32),
     HSM_CH_REG_ENTRIES(f16, HSM_F16),
@@ -557,6 +815,9 @@ static const hsm_kernel hsm_channel_table[] = {
     HSM_CH_VSTREAM_ENTRIES(f32, HSM_F32, 4),
     HSM_CH_VSTREAM_ENTRIES(f16, HSM_F16, 8),
     HSM_CH_VSTREAM_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_CH_TILE_ENTRIES(f32, HSM_F32, 4),
+    HSM_CH_TILE_ENTRIES(f16, HSM_F16, 8),
+    HSM_CH_TILE_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)
@@ -568,5 +829,11 @@ extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)
 extern "C" int hsm_channel_streams(const hsm_kernel *k)
 {
     const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
-    return k >= hsm_channel_table + HSM_CH_REGISTER_COUNT && k < hsm_channel_table + n;
+    return k >= hsm_channel_table + HSM_CH_REGISTER_COUNT && k < hsm_channel_table + n - HSM_CH_TILE_COUNT;
+}
+
+extern "C" int hsm_channel_tiles(const hsm_kernel *k)
+{
+    const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
+    return k >= hsm_channel_table + n - HSM_CH_TILE_COUNT && k < hsm_channel_table + n;
 }

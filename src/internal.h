@@ -95,7 +95,8 @@ typedef struct hsm_req {
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */
-    int64_t stage_es;  /* bytes of SPLIT shared memory per column: x's element, or y and dy as fp32 */
+    int64_t stage_es;  /* bytes of shared memory per column: SPLIT's, x's element or y and dy as fp32;
+                          CHANNEL tiles', x's element, or y's and dy's */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

@@ -431,6 +431,8 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     int64_t g = 0, g_few = 0, g_largest = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_CHANNEL, q)) {
+        if (hsm_channel_tiles(s->k))
+            continue; /* plan_channel_tile's */
         const int64_t max_g = s->k->max_block / warp;
         const int64_t need = ceil_div(cols, ctw * s->k->cols_per_thread);
         if (hsm_channel_streams(s->k)) {
@@ -588,16 +590,86 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     return plan_compute(h, family, &qs, rows, cols, 0, 0, out);
 }
 
+/* CHANNEL's tile kernels (hip/softmax_channel.hip): a block of HSM_CHANNEL_TILE_BLOCK threads stages
+ * all C positions of W adjacent columns in shared memory and reduces from there, so its loads in
+ * flight are the whole tile rather than the registers' share. W starts at a line of columns (128
+ * bytes: whole lines at every position), and doubles while the tile stays under
+ * HSM_CHANNEL_TILE_BYTES (several blocks a SM, each with a tile's worth of loads in flight), W under
+ * the block and inner; where inner is narrower than a line (a forced kernel only) it halves to the
+ * power of two that covers inner. A forced tile kernel serves wherever one block fits. The auto plan
+ * takes one where inner spans a line, two blocks fit a SM and the tiles fill every resident block at
+ * least once, and, in fp32, where measured faster than the register kernels on an H200
+ * (bench/results/h200-2026-11-24-channel-tiles.md): C of at most HSM_CHANNEL_TILE_F32_FEW (fp32
+ * 64 x 21 x 4096 forward 1.17x, backward 1.11x), and the forward where the register kernels need more
+ * than HSM_CHANNEL_FEW_WARPS warps a column (C = 150: 1.10x). The fp32 register kernels stay on the
+ * rest: the vector backward at C = 64 and 150 (88% and 87% of the copy bandwidth against 78% and 83%
+ * tiled), the forward at C = 64 (one to four warps a column: 66% against 60%). In 16-bit the tiles
+ * were as fast or faster on every shape measured (bf16 16 x 150 x 16384 forward 1.22x, backward
+ * 1.43x). */
+#define HSM_CHANNEL_TILE_BYTES 16384
+#define HSM_CHANNEL_TILE_F32_FEW 32
+static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
+                                           int64_t cols, int64_t inner, hsm_plan *out)
+{
+    const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q);
+    while (s != NULL && !hsm_channel_tiles(s->k))
+        s = next_kernel(h, s, HSM_FAMILY_CHANNEL, q);
+    HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int forced = h->forced_kernel[0] != '\0';
+    const int64_t es = elem_bytes(q->dt), es2 = q->stage_es - es; /* x's (y's) element; dy's (backward) */
+    const int64_t line = HSM_LINE_BYTES / es, block = s->k->max_block;
+    HSM_RETURN_IF(!forced && inner < line, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    int64_t w = line;
+    while (w / 2 >= q->vec && w / 2 >= inner)
+        w /= 2;
+    while (2 * w <= block && w < inner && cols * w * q->stage_es < HSM_CHANNEL_TILE_BYTES)
+        w *= 2;
+    /* The tiles (each rounded to 16 bytes), then a float a thread (two forward: max and sum). */
+    const int64_t tile = (cols * w * es + 15) / 16 * 16, tile2 = es2 > 0 ? (cols * w * es2 + 15) / 16 * 16 : 0;
+    const int64_t smem = tile + tile2 + block * (q->kop == HSM_KOP_BWD ? 4 : 8);
+    HSM_RETURN_IF(smem > (int64_t)h->dev.smem_per_block_optin, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int bpc = occupancy_smem(h, s, (int)block, (size_t)smem);
+    HSM_RETURN_IF(bpc < (forced ? 1 : 2), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t tiles = rows * ceil_div(inner, w);
+    if (!forced) {
+        HSM_RETURN_IF(tiles < (int64_t)h->dev.num_cus * bpc, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+        const int64_t reg_max = 16; /* positions a thread of the largest one-column register forward holds */
+        HSM_RETURN_IF(q->dt == HSM_F32 && cols > HSM_CHANNEL_TILE_F32_FEW &&
+                          !(q->kop == HSM_KOP_FWD && cols > HSM_CHANNEL_FEW_WARPS * reg_max),
+                      HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    }
+    out->ks = s;
+    out->block = (int)block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->channel_warps = 1;
+    out->channel_lanes = (int)w;
+    out->smem_bytes = (size_t)smem;
+    out->grid = (int)min64(tiles, (int64_t)h->dev.num_cus * bpc);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
 /* inner > 0: a CHANNEL plan (hsm_plan_get decides). */
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out)
 {
     if (inner > 0) {
-        /* Where no vector kernel serves (a forced scalar one), the one-column kernels do. */
-        if (q->vec > 1 && plan_channel(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
-            return HIPSOFTMAX_STATUS_SUCCESS;
+        /* A tile kernel where one serves (16-byte accesses where the layout allows them), else the
+         * register and streaming kernels. Of those, the forward keeps to the one-column kernels
+         * unless a vector kernel is forced: measured on an H200 (bench/results/
+         * h200-2026-11-23-channel.md), the vector forward kernels (80-128 registers, one to three
+         * blocks a SM) were slower on 5 of 7 shapes (fp32 32x64x16384: 42% of the copy bandwidth
+         * against 65%; bf16 16x150x16384: 14% against 27%), the vector backward faster where the
+         * tensor is large (fp32 16x150x16384: 87% against 50%). Where no vector kernel serves (a
+         * forced one-column one), the one-column kernels do. */
         hsm_req q1 = *q;
         q1.vec = 1;
+        if ((q->vec > 1 && plan_channel_tile(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS) ||
+            plan_channel_tile(h, &q1, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+        const int vec_here = h->forced_kernel[0] != '\0' || q->kop == HSM_KOP_BWD;
+        if (q->vec > 1 && vec_here && plan_channel(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
         return plan_channel(h, &q1, rows, cols, inner, out);
     }
     if (q->peel && q->vec == 1)
@@ -739,14 +811,11 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.kop = bwd ? HSM_KOP_BWD : HSM_KOP_FWD;
         /* V adjacent columns a thread where every tensor allows 16-byte accesses along inner (each
          * position's V columns then lie inside one access: inner and every row start are multiples
-         * of V), else one column a thread. CHANNEL takes no mask (refused above). The forward keeps
-         * to the one-column kernels unless a vector kernel is forced: measured on an
-         * H200 (bench/results/h200-2026-11-23-channel.md), the vector forward kernels (80-128
-         * registers, one to three blocks a SM) were slower on 5 of 7 shapes (fp32 32x64x16384: 42% of
-         * the copy bandwidth against 65%; bf16 16x150x16384: 14% against 27%), the vector backward
-         * faster where the tensor is large (fp32 16x150x16384: 87% against 50%). */
-        const int vec_here = forced_k != NULL ? forced_k->vec > 1 : bwd;
-        q.vec = p->inner > 1 && vec_here && vector_ok(call, v, p->inner) ? v : 1;
+         * of V), else one column a thread (plan_compute says which kernels take V). CHANNEL takes no
+         * mask (refused above). The tile kernels' shared memory: x's element a column and position,
+         * and dy's beside y's in the backward. */
+        q.vec = p->inner > 1 && vector_ok(call, v, p->inner) ? v : 1;
+        q.stage_es = (int64_t)es + (bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) : 0);
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;

@@ -22,7 +22,10 @@
  * after each thread's own values, in sequence (at most C / (lanes sharing the column) terms): the
  * backward's sum error 6e-8 * (64 + C / 8192) * sum|terms| of kernel.<family> covers it for C <=
  * 8192 a thread; the streaming kernels add up to C / 4 chunk sums in sequence, so the bound here uses
- * 6e-8 * (64 + C / 4) (C = 50000: 7.5e-4 relative to sum|terms|, which for softmax is about |y|). */
+ * 6e-8 * (64 + C / 4) (C = 50000: 7.5e-4 relative to sum|terms|, which for softmax is about |y|).
+ * The tile kernels add at most C / 8 terms a thread in sequence (a line of columns, 32 in fp32, shares
+ * a block of 256 threads), then the block's partial sums of the column, at most 256, in sequence:
+ * inside the same bound. */
 #define HIPSOFTMAX_EXPERIMENTAL
 #include <hipsoftmax/hipsoftmax.h>
 

@@ -619,6 +619,8 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
     const int64_t es = elem_bytes(q->dt), es2 = q->stage_es - es; /* x's (y's) element; dy's (backward) */
     const int64_t line = HSM_LINE_BYTES / es, block = s->k->max_block;
     HSM_RETURN_IF(!forced && inner < line, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* A tile holds C elements at least: a longer C never fits, and the products below stay small. */
+    HSM_RETURN_IF(cols > (int64_t)h->dev.smem_per_block_optin, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     int64_t w = line;
     while (w / 2 >= q->vec && w / 2 >= inner)
         w /= 2;

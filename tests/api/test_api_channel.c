@@ -160,6 +160,16 @@ static void test_plans(hipsoftmax_handle h)
     /* a forced kernel of another family cannot run inner > 1 */
     EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_online_f32_s_fwd"), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 16, 150, 128, 0, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* a forced tile kernel: a shape it serves, and a C no tile holds (fp32 backward, 2^60 at inner 1:
+     * its y and dy tiles would be 2^63 bytes; UBSan reports the overflow where the plan computed it) */
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_channel_bf16_t_fwd"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_BF16, 16, 150, 33, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    if (strcmp(info.kernel, "hsm_channel_bf16_t_fwd") != 0) {
+        fprintf(stderr, "forced tile kernel planned %s\n", info.kernel);
+        failures++;
+    }
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_channel_f32_t_bwd"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 1, (int64_t)1 << 60, 1, 1, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
 }
 

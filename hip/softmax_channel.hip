@@ -493,7 +493,10 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
  * bytes (bench/results/h200-2026-11-23-channel.md). Here every thread of the block issues its share of
  * the tile's 16-byte accesses (C x W x elt bytes, 19 KB at C = 150 and a 128-byte line of columns)
  * before any lands, and the several blocks a SM that the shared memory allows overlap one block's
- * loads with another's reductions and stores.
+ * loads with another's reductions and stores. That gained 1.1-1.4x, but the 16-bit tile forward
+ * still takes nearly the fp32 time for half the bytes, and prefetching the next tile did not help:
+ * what bounds it now is per element (three shared reads, two exponentials, one scalar store a
+ * thread), not the loads in flight (bench/results/h200-2026-11-24-channel-tiles.md).
  * In the tile, thread t takes column w = t % W and positions p, p + P, ... of it (p = t / W, P = block
  * / W): a warp reads one position's consecutive columns, without bank conflicts. Three passes over the
  * tile (max, sum, outputs; backward: sum, outputs), the (max, sum) pairs of a column's P threads
@@ -665,7 +668,7 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_out(const hsm_args &a, To *xp, c
 }
 
 /* The backward of dy's dtype TD: y's tile, then dy's, then the partial sums. dx may be dy (in place):
- * a tile is read whole before any of it is written, and the next tile's prefetch reads other columns. */
+ * a tile is read whole before any of it is written. */
 template <typename T, typename TD, int V>
 __device__ __forceinline__ void hsm_ch_tile_bwd_t(const hsm_args &a)
 {

@@ -102,7 +102,8 @@ struct hsm_kernel {
     hsm_kop kop;
     hsm_dtype dtype;               /* of x (forward) or y (backward) */
     int vec;                       /* elements per memory access: 16 bytes' worth, or 1 (any alignment) */
-    int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile) */
+    int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile;
+                                    * CHANNEL tile kernels: the columns a thread reduces at once) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */
     int (*launch)(const hsm_kernel *k, const hsm_launch *a); /* returns a hipError_t */
     int peel;                      /* a vector kernel that takes rows at any element offset (ROW's

@@ -493,14 +493,14 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
  * bytes (bench/results/h200-2026-11-23-channel.md). Here every thread of the block issues its share of
  * the tile's 16-byte accesses (C x W x elt bytes, 19 KB at C = 150 and a 128-byte line of columns)
  * before any lands, and the several blocks a SM that the shared memory allows overlap one block's
- * loads with another's reductions and stores. That gained 1.1-1.4x, but the 16-bit tile forward
- * still takes nearly the fp32 time for half the bytes, and prefetching the next tile did not help:
- * what bounds it now is per element (three shared reads, two exponentials, one scalar store a
- * thread), not the loads in flight (bench/results/h200-2026-11-24-channel-tiles.md).
- * In the tile, thread t takes column w = t % W and positions p, p + P, ... of it (p = t / W, P = block
- * / W): a warp reads one position's consecutive columns, without bank conflicts. Three passes over the
- * tile (max, sum, outputs; backward: sum, outputs), the (max, sum) pairs of a column's P threads
- * folded in a fixed order through shared memory after the tile. */
+ * loads with another's reductions and stores. Prefetching the next tile did not help; what bounded
+ * the tiles was the instructions an element (bench/results/h200-2026-11-24-channel-tiles.md): the
+ * passes below step pointers, unroll, branch on alpha/beta outside their loops and take two 16-bit
+ * columns a thread: 1.3-1.5x in 16-bit, 1.05-1.1x in fp32. Still issue-bound (ncu, 16-bit forward:
+ * 0.72 instructions issued a cycle and scheduler).
+ * In the tile, a thread takes RV adjacent columns (hsm_ch_tile_map). Three passes over the tile (max,
+ * sum, outputs; backward: sum, outputs), each pass's partials folded after it in a fixed order
+ * (hsm_ch_tile_fold). */
 #define HSM_CHANNEL_TILE_BLOCK 256
 
 /* Packs of V a thread loads at once (a batch): 128 bytes a thread for 16-byte packs, half of them y's
@@ -509,9 +509,11 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
  * blocks a SM), and one of 16 single elements each spilled 48 bytes. */
 template <int V, bool TWO> struct hsm_ch_tile_loads { static constexpr int n = (V > 1 ? 8 : 16) / (TWO ? 2 : 1); };
 
-/* One batch in registers: L packs of src (and of src2). */
+/* One batch in registers: L packs of src (and of src2). Where dy's elements are wider than y's (fp32
+ * dy, 16-bit y), fewer, so the batch holds as many registers as with dy in y's dtype: a kernel's
+ * registers are those of its widest dy, and the kernels are held to 64 (HSM_CH_TILE). */
 template <typename T, typename TD, int V, bool TWO> struct hsm_ch_batch {
-    static constexpr int L = hsm_ch_tile_loads<V, TWO>::n;
+    static constexpr int L = hsm_ch_tile_loads<V, TWO>::n / (TWO && sizeof(TD) > sizeof(T) ? sizeof(TD) / sizeof(T) : 1);
     hsm_raw<T, V> r[L];
     hsm_raw<TD, V> r2[TWO ? L : 1];
 };
@@ -602,113 +604,300 @@ __device__ __forceinline__ void hsm_ch_tiles(const hsm_args &a, const T *x, T *t
     }
 }
 
-template <typename T, typename To, int MODE>
-__device__ __forceinline__ void hsm_ch_tile_out(const hsm_args &a, To *yp, int64_t inner, const T *col, int C, int wsh,
-                                                int p, int P, const hsm_epi &e)
+/* The columns a thread of a vector tile kernel reduces at once (RV, its reduction width), per element
+ * size; one in the one-element kernels. Measured on an H200 (bench/results/
+ * h200-2026-11-24-channel-rv.md), 16-bit 16 x 150 x 16384 forward: RV 1, 2, 4 took 85, 77, 82 us;
+ * fp32 RV 1 and 2: 114 and 120 us. Wider, a thread's columns cost registers (64 a thread, below)
+ * and a fold of more values. */
+#define HSM_CH_TILE_RV16 2
+#define HSM_CH_TILE_RV32 1
+template <typename T, int V> struct hsm_ch_tile_rv {
+    static constexpr int n = V == 1 ? 1 : sizeof(T) == 2 ? HSM_CH_TILE_RV16 : HSM_CH_TILE_RV32;
+};
+
+/* The tile's layout in threads: thread t takes the RV adjacent columns g * RV.. (g = t % G, G = W /
+ * RV groups) at positions p, p + P, ... (p = t / G, P = block / G; n of them): a warp reads whole
+ * lines of one or more positions, RV elements an access, without bank conflicts, and writes RV
+ * outputs an access. */
+struct hsm_ch_tile_map {
+    int wsh, C, G, g, p, P, n;
+};
+
+/* (Computed in each tile's work from opaque inputs: computed once before the tile loop, the map and
+ * what the work derives from it were held through the staging, and took 30-40 registers more.) */
+template <int RV>
+__device__ __forceinline__ hsm_ch_tile_map hsm_ch_tile_map_of(const hsm_args &a)
 {
-    for (int c = p; c < C; c += P) {
-        float o = hsm_epi_value<MODE>(hsm_to_float(col[c << wsh]), e);
-        hsm_put_out<To, 1>(a, yp + (int64_t)c * inner, &o);
+    hsm_ch_tile_map m;
+    const int t = (int)hsm_opaque(threadIdx.x);
+    m.wsh = __ffs((int)hsm_opaque((uint32_t)a.channel_lanes)) - 1;
+    m.C = (int)hsm_opaque((uint32_t)a.cols);
+    m.G = (1 << m.wsh) / RV;
+    m.g = t % m.G;
+    m.p = t / m.G;
+    m.P = (int)blockDim.x / m.G;
+    m.n = m.p < m.C ? (m.C - 1 - m.p) / m.P + 1 : 0;
+    return m;
+}
+
+/* Partial values a column of a tile leaves for hsm_ch_tile_fold: one a warp where a warp holds
+ * several of its threads (its G column groups fewer than a warp's lanes), else one a thread. */
+__device__ __forceinline__ int hsm_ch_tile_parts(int G)
+{
+    return G < HSM_WARP_SIZE ? (int)blockDim.x / HSM_WARP_SIZE : (int)blockDim.x / G;
+}
+
+/* Floats of shared memory the folds take after the tiles: the parts' values, [part][W], then the
+ * folded values, [W]. plan_channel_tile reserves the same. */
+__device__ __forceinline__ int hsm_ch_tile_red_floats(const hsm_ch_tile_map &m)
+{
+    return (hsm_ch_tile_parts(m.G) + 1) << m.wsh;
+}
+
+/* v[0..RV): the thread's partial max (MAX) or sum of its columns; on return, the whole column's,
+ * the same in every thread: folded across the lanes of a warp that share the column (shuffles), then
+ * across the parts, a column a thread, in a fixed order (every thread folding all its columns' parts
+ * read RV x parts floats: with 8 columns a thread, more than the elements it reduces), then read back.
+ * All threads of the block call it (two barriers); red is free again when it returns. */
+template <int RV, bool MAX>
+__device__ __forceinline__ void hsm_ch_tile_fold(float *v, float *red, const hsm_ch_tile_map &m)
+{
+    const int lane = (int)threadIdx.x % HSM_WARP_SIZE, W = 1 << m.wsh, parts = hsm_ch_tile_parts(m.G);
+    int part = m.p;
+    if (m.G < HSM_WARP_SIZE) {
+        for (int o = m.G; o < HSM_WARP_SIZE; o *= 2) {
+#pragma unroll
+            for (int u = 0; u < RV; u++) {
+                const float w = hsm_shfl_xor(v[u], o, HSM_WARP_SIZE);
+                v[u] = MAX ? hsm_max(v[u], w) : v[u] + w;
+            }
+        }
+        part = (int)threadIdx.x / HSM_WARP_SIZE;
+    }
+    float *done = red + (parts << m.wsh);
+    if (m.G >= HSM_WARP_SIZE || lane < m.G) {
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            red[(part << m.wsh) + m.g * RV + u] = v[u];
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < W) {
+        float x = red[threadIdx.x];
+        for (int q = 1; q < parts; q++)
+            x = MAX ? hsm_max(x, red[(q << m.wsh) + threadIdx.x]) : x + red[(q << m.wsh) + threadIdx.x];
+        done[threadIdx.x] = x;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < RV; u++)
+        v[u] = done[m.g * RV + u];
+}
+
+/* The forward's outputs (MODE as in hsm_epi_value) of the thread's n positions from q of the tile,
+ * to y in To; BLEND: alpha and beta apply (a branch out of the loop). */
+template <typename T, typename To, int RV, int MODE, bool BLEND>
+__device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_ch_tile_map &m, To *y, const T *q,
+                                                  const hsm_epi *e)
+{
+    const int64_t ystep = (int64_t)m.P * a.inner;
+    const int qstep = m.P << m.wsh;
+#pragma unroll 4
+    for (int i = 0; i < m.n; i++) {
+        float v[RV], o[RV];
+        hsm_get<T, RV>(q + i * qstep, v);
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            o[u] = hsm_epi_value<MODE>(v[u], e[u]);
+        if (BLEND)
+            hsm_put_out<To, RV>(a, y, o);
+        else
+            hsm_put<To, RV>(y, o);
+        y += ystep;
     }
 }
 
+template <typename T, typename To, int RV, int MODE>
+__device__ __forceinline__ void hsm_ch_tile_out_b(const hsm_args &a, const hsm_ch_tile_map &m, void *yrow, int64_t at,
+                                                  const T *q, const hsm_epi *e)
+{
+    To *y = (To *)yrow + at;
+    if (a.op.blend)
+        hsm_ch_tile_out_t<T, To, RV, MODE, true>(a, m, y, q, e);
+    else
+        hsm_ch_tile_out_t<T, To, RV, MODE, false>(a, m, y, q, e);
+}
+
+/* The same in the call's output dtype, at element `at` of the output row (a branch every thread takes
+ * the same way). */
+template <typename T, int RV, int MODE>
+__device__ __forceinline__ void hsm_ch_tile_out(const hsm_args &a, const hsm_ch_tile_map &m, void *yrow, int64_t at,
+                                                const T *q, const hsm_epi *e)
+{
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_ch_tile_out_b<T, hsm_f16, RV, MODE>(a, m, yrow, at, q, e); break;
+    case HSM_BF16: hsm_ch_tile_out_b<T, hsm_bf16, RV, MODE>(a, m, yrow, at, q, e); break;
+    default: hsm_ch_tile_out_b<T, float, RV, MODE>(a, m, yrow, at, q, e); break;
+    }
+}
+
+/* The forward: the columns' max (folded), their sum of exponentials relative to it (folded), then
+ * the outputs. */
 template <typename T, int V>
 __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
 {
-    const int wsh = __ffs(a.channel_lanes) - 1, W = 1 << wsh, C = (int)a.cols;
-    const int w = (int)threadIdx.x & (W - 1), p = (int)threadIdx.x >> wsh, P = (int)blockDim.x >> wsh;
+    constexpr int RV = hsm_ch_tile_rv<T, V>::n;
     T *tile = reinterpret_cast<T *>(hsm_ch_smem);
-    float *pm = reinterpret_cast<float *>(reinterpret_cast<char *>(hsm_ch_smem) + hsm_ch_tile_bytes<T>(C, wsh));
-    float *ps = pm + blockDim.x;
-    const float k = a.op.sigma * HSM_LOG2E;
-    const T *col = tile + w;
-    hsm_ch_tiles<T, T, V, false>(a, (const T *)a.x, tile, (T *)NULL, wsh,
+    hsm_ch_tiles<T, T, V, false>(a, (const T *)a.x, tile, (T *)NULL, __ffs(a.channel_lanes) - 1,
                                  [&](int64_t r, int64_t i0, int wn) {
-        float mt = HSM_NEG_INF, st = 0.0f;
-        if (w < wn) {
-            for (int c = p; c < C; c += P)
-                mt = hsm_max(mt, hsm_to_float(col[c << wsh]));
-            const float m0 = mt == HSM_NEG_INF ? 0.0f : mt; /* the thread's own shift, as the register kernels */
-            for (int c = p; c < C; c += P)
-                st += hsm_exp2((hsm_to_float(col[c << wsh]) - m0) * k);
+        const hsm_ch_tile_map m = hsm_ch_tile_map_of<RV>(a);
+        float *red = reinterpret_cast<float *>(reinterpret_cast<char *>(hsm_ch_smem) + hsm_ch_tile_bytes<T>(m.C, m.wsh));
+        const float k = a.op.sigma * HSM_LOG2E;
+        const T *q = tile + (m.p << m.wsh) + m.g * RV; /* the thread's first position */
+        const int qstep = m.P << m.wsh;
+        const bool on = m.g * RV < wn;
+        float mx[RV], s[RV];
+#pragma unroll
+        for (int u = 0; u < RV; u++) {
+            mx[u] = HSM_NEG_INF;
+            s[u] = 0.0f;
         }
-        pm[threadIdx.x] = mt;
-        ps[threadIdx.x] = st;
-        __syncthreads();
-        float M = pm[w], S = ps[w];
-        for (int q = 1; q < P; q++)
-            hsm_ch_pair_fold(M, S, pm[(q << wsh) + w], ps[(q << wsh) + w], k);
-        if (w >= wn)
+        if (on) {
+#pragma unroll 4
+            for (int i = 0; i < m.n; i++) {
+                float v[RV];
+                hsm_get<T, RV>(q + i * qstep, v);
+#pragma unroll
+                for (int u = 0; u < RV; u++)
+                    mx[u] = hsm_max(mx[u], v[u]);
+            }
+        }
+        hsm_ch_tile_fold<RV, true>(mx, red, m);
+        float sh[RV]; /* the shift of the sum: the max, 0 for an empty column, as the register kernels */
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            sh[u] = mx[u] == HSM_NEG_INF ? 0.0f : mx[u];
+        if (on) {
+#pragma unroll 4
+            for (int i = 0; i < m.n; i++) {
+                float v[RV];
+                hsm_get<T, RV>(q + i * qstep, v);
+#pragma unroll
+                for (int u = 0; u < RV; u++)
+                    s[u] += hsm_exp2((v[u] - sh[u]) * k);
+            }
+        }
+        hsm_ch_tile_fold<RV, false>(s, red, m);
+        if (!on)
             return;
-        const hsm_epi e = hsm_ch_epi(a, M, S);
-        const int64_t at = i0 + w;
+        hsm_epi e[RV];
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            e[u] = hsm_ch_epi(a, mx[u], s[u]);
         void *yrow = hsm_out_row(a, r);
-#define HSM_CH_TILE_OUT(To)                                                                           \
-    if (a.op.log)                                                                                     \
-        hsm_ch_tile_out<T, To, HSM_FROM_U_LOG>(a, (To *)yrow + at, a.inner, col, C, wsh, p, P, e);    \
-    else                                                                                              \
-        hsm_ch_tile_out<T, To, HSM_FROM_U_SOFTMAX>(a, (To *)yrow + at, a.inner, col, C, wsh, p, P, e);
-        switch (a.op.out_dtype) {
-        case HSM_F16: HSM_CH_TILE_OUT(hsm_f16) break;
-        case HSM_BF16: HSM_CH_TILE_OUT(hsm_bf16) break;
-        default: HSM_CH_TILE_OUT(float) break;
-        }
-#undef HSM_CH_TILE_OUT
+        const int64_t at = i0 + m.g * RV + (int64_t)m.p * a.inner;
+        if (a.op.log)
+            hsm_ch_tile_out<T, RV, HSM_FROM_U_LOG>(a, m, yrow, at, q, e);
+        else
+            hsm_ch_tile_out<T, RV, HSM_FROM_U_SOFTMAX>(a, m, yrow, at, q, e);
     });
 }
 
-template <typename T, typename TD, typename To, int LOG>
-__device__ __forceinline__ void hsm_ch_tile_bwd_out(const hsm_args &a, To *xp, const T *ycol, const TD *dcol, int C,
-                                                    int wsh, int p, int P, float s)
+/* The backward's outputs, as hsm_ch_tile_out_t. */
+template <typename T, typename TD, typename To, int RV, int LOG, bool BLEND>
+__device__ __forceinline__ void hsm_ch_tile_bwd_out_t(const hsm_args &a, const hsm_ch_tile_map &m, To *x, const T *yq,
+                                                      const TD *dq, const float *s)
 {
-    for (int c = p; c < C; c += P) {
-        float o = hsm_bwd_value<LOG>(hsm_to_float(ycol[c << wsh]), hsm_to_float(dcol[c << wsh]), s, a.op.scale);
-        hsm_put_out<To, 1>(a, xp + (int64_t)c * a.inner, &o);
+    const int64_t xstep = (int64_t)m.P * a.inner;
+    const int qstep = m.P << m.wsh;
+#pragma unroll 4
+    for (int i = 0; i < m.n; i++) {
+        float yv[RV], dv[RV], o[RV];
+        hsm_get<T, RV>(yq + i * qstep, yv);
+        hsm_get<TD, RV>(dq + i * qstep, dv);
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            o[u] = hsm_bwd_value<LOG>(yv[u], dv[u], s[u], a.op.scale);
+        if (BLEND)
+            hsm_put_out<To, RV>(a, x, o);
+        else
+            hsm_put<To, RV>(x, o);
+        x += xstep;
     }
 }
 
-/* The backward of dy's dtype TD: y's tile, then dy's, then the partial sums. dx may be dy (in place):
+template <typename T, typename TD, typename To, int RV, int LOG>
+__device__ __forceinline__ void hsm_ch_tile_bwd_out_b(const hsm_args &a, const hsm_ch_tile_map &m, void *xrow,
+                                                      int64_t at, const T *yq, const TD *dq, const float *s)
+{
+    To *x = (To *)xrow + at;
+    if (a.op.blend)
+        hsm_ch_tile_bwd_out_t<T, TD, To, RV, LOG, true>(a, m, x, yq, dq, s);
+    else
+        hsm_ch_tile_bwd_out_t<T, TD, To, RV, LOG, false>(a, m, x, yq, dq, s);
+}
+
+template <typename T, typename TD, int RV, int LOG>
+__device__ __forceinline__ void hsm_ch_tile_bwd_out(const hsm_args &a, const hsm_ch_tile_map &m, void *xrow,
+                                                    int64_t at, const T *yq, const TD *dq, const float *s)
+{
+    switch (a.op.out_dtype) {
+    case HSM_F16: hsm_ch_tile_bwd_out_b<T, TD, hsm_f16, RV, LOG>(a, m, xrow, at, yq, dq, s); break;
+    case HSM_BF16: hsm_ch_tile_bwd_out_b<T, TD, hsm_bf16, RV, LOG>(a, m, xrow, at, yq, dq, s); break;
+    default: hsm_ch_tile_bwd_out_b<T, TD, float, RV, LOG>(a, m, xrow, at, yq, dq, s); break;
+    }
+}
+
+/* The backward of dy's dtype TD: y's tile, then dy's, then the folded sums. dx may be dy (in place):
  * a tile is read whole before any of it is written. */
 template <typename T, typename TD, int V>
 __device__ __forceinline__ void hsm_ch_tile_bwd_t(const hsm_args &a)
 {
-    const int wsh = __ffs(a.channel_lanes) - 1, W = 1 << wsh, C = (int)a.cols;
-    const int w = (int)threadIdx.x & (W - 1), p = (int)threadIdx.x >> wsh, P = (int)blockDim.x >> wsh;
+    constexpr int RV = hsm_ch_tile_rv<T, V>::n;
     char *base = reinterpret_cast<char *>(hsm_ch_smem);
+    const int wsh = __ffs(a.channel_lanes) - 1;
     T *ytile = reinterpret_cast<T *>(base);
-    TD *dtile = reinterpret_cast<TD *>(base + hsm_ch_tile_bytes<T>(C, wsh));
-    float *ps = reinterpret_cast<float *>(base + hsm_ch_tile_bytes<T>(C, wsh) + hsm_ch_tile_bytes<TD>(C, wsh));
-    const T *ycol = ytile + w;
-    const TD *dcol = dtile + w;
+    TD *dtile = reinterpret_cast<TD *>(base + hsm_ch_tile_bytes<T>((int)a.cols, wsh));
     hsm_ch_tiles<T, TD, V, true>(a, (const T *)a.x, ytile, dtile, wsh,
                                  [&](int64_t r, int64_t i0, int wn) {
-        float st = 0.0f;
-        if (w < wn) {
-            for (int c = p; c < C; c += P) {
-                const float d = hsm_to_float(dcol[c << wsh]);
-                st += a.op.log ? d : d * hsm_to_float(ycol[c << wsh]);
+        const hsm_ch_tile_map m = hsm_ch_tile_map_of<RV>(a);
+        const int tb = hsm_ch_tile_bytes<T>(m.C, m.wsh), first = (m.p << m.wsh) + m.g * RV, qstep = m.P << m.wsh;
+        float *red = reinterpret_cast<float *>(base + tb + hsm_ch_tile_bytes<TD>(m.C, m.wsh));
+        const T *yq = reinterpret_cast<const T *>(base) + first;
+        const TD *dq = reinterpret_cast<const TD *>(base + tb) + first;
+        const bool on = m.g * RV < wn;
+        float s[RV];
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            s[u] = 0.0f;
+        if (on && a.op.log) { /* log-softmax: the sum of dy alone */
+#pragma unroll 4
+            for (int i = 0; i < m.n; i++) {
+                float dv[RV];
+                hsm_get<TD, RV>(dq + i * qstep, dv);
+#pragma unroll
+                for (int u = 0; u < RV; u++)
+                    s[u] += dv[u];
+            }
+        } else if (on) {
+#pragma unroll 4
+            for (int i = 0; i < m.n; i++) {
+                float yv[RV], dv[RV];
+                hsm_get<T, RV>(yq + i * qstep, yv);
+                hsm_get<TD, RV>(dq + i * qstep, dv);
+#pragma unroll
+                for (int u = 0; u < RV; u++)
+                    s[u] += dv[u] * yv[u];
             }
         }
-        ps[threadIdx.x] = st;
-        __syncthreads();
-        float s = ps[w];
-        for (int q = 1; q < P; q++)
-            s += ps[(q << wsh) + w];
-        if (w >= wn)
+        hsm_ch_tile_fold<RV, false>(s, red, m);
+        if (!on)
             return;
         void *xrow = hsm_out_row(a, r);
-        const int64_t at = i0 + w;
-#define HSM_CH_TILE_BWD_OUT(To)                                                                       \
-    if (a.op.log)                                                                                     \
-        hsm_ch_tile_bwd_out<T, TD, To, 1>(a, (To *)xrow + at, ycol, dcol, C, wsh, p, P, s);           \
-    else                                                                                              \
-        hsm_ch_tile_bwd_out<T, TD, To, 0>(a, (To *)xrow + at, ycol, dcol, C, wsh, p, P, s);
-        switch (a.op.out_dtype) {
-        case HSM_F16: HSM_CH_TILE_BWD_OUT(hsm_f16) break;
-        case HSM_BF16: HSM_CH_TILE_BWD_OUT(hsm_bf16) break;
-        default: HSM_CH_TILE_BWD_OUT(float) break;
-        }
-#undef HSM_CH_TILE_BWD_OUT
+        const int64_t at = i0 + m.g * RV + (int64_t)m.p * a.inner;
+        if (a.op.log)
+            hsm_ch_tile_bwd_out<T, TD, RV, 1>(a, m, xrow, at, yq, dq, s);
+        else
+            hsm_ch_tile_bwd_out<T, TD, RV, 0>(a, m, xrow, at, yq, dq, s);
     });
 }
 
@@ -777,18 +966,21 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_body(const hsm_args &a)
 
 /* Per dtype, the tile kernels: one element an access (any inner, any alignment) and V = 16 bytes of T
  * (where V divides inner and every row start is on 16 bytes), forward and backward. */
-#define HSM_CH_TILE(NAME, T, V, BODY)                                                           \
-    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_TILE_BLOCK) NAME(hsm_args a) { BODY<T, V>(a); }
+/* Held to 64 registers a thread, four blocks a SM on sm_90 (two blocks' loads in flight while two
+ * reduce): left to itself, ptxas gave the backward, which holds the code of three dy dtypes, 80-96
+ * (two or three blocks), where 64 spill 0-36 bytes. */
+#define HSM_CH_TILE(NAME, T, V, BODY)                                                                 \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_CHANNEL_TILE_BLOCK, 64) NAME(hsm_args a) { BODY<T, V>(a); }
 #define HSM_CH_TSET(SFX, T, V)                                                                        \
     HSM_CH_TILE(hsm_channel_##SFX##_t_fwd, T, 1, hsm_ch_tile_fwd_body)          \
     HSM_CH_TILE(hsm_channel_##SFX##_t_bwd, T, 1, hsm_ch_tile_bwd_body)          \
     HSM_CH_TILE(hsm_channel_##SFX##_vt_fwd, T, V, hsm_ch_tile_fwd_body)         \
     HSM_CH_TILE(hsm_channel_##SFX##_vt_bwd, T, V, hsm_ch_tile_bwd_body)
-#define HSM_CH_TILE_ENTRIES(SFX, DT, V)                                                               \
+#define HSM_CH_TILE_ENTRIES(SFX, DT, V, RV)                                                           \
     HSM_CH_ENTRY(hsm_channel_##SFX##_t_fwd, HSM_KOP_FWD, DT, 1, 1, HSM_CHANNEL_TILE_BLOCK),           \
         HSM_CH_ENTRY(hsm_channel_##SFX##_t_bwd, HSM_KOP_BWD, DT, 1, 1, HSM_CHANNEL_TILE_BLOCK),       \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_fwd, HSM_KOP_FWD, DT, 1, V, HSM_CHANNEL_TILE_BLOCK),      \
-        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_bwd, HSM_KOP_BWD, DT, 1, V, HSM_CHANNEL_TILE_BLOCK)
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_fwd, HSM_KOP_FWD, DT, RV, V, HSM_CHANNEL_TILE_BLOCK),     \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_vt_bwd, HSM_KOP_BWD, DT, RV, V, HSM_CHANNEL_TILE_BLOCK)
 
 HSM_CH_SET(f32, float)
 HSM_CH_SET(f16, hsm_f16)
@@ -818,9 +1010,9 @@ static const hsm_kernel hsm_channel_table[] = {
     HSM_CH_VSTREAM_ENTRIES(f32, HSM_F32, 4),
     HSM_CH_VSTREAM_ENTRIES(f16, HSM_F16, 8),
     HSM_CH_VSTREAM_ENTRIES(bf16, HSM_BF16, 8),
-    HSM_CH_TILE_ENTRIES(f32, HSM_F32, 4),
-    HSM_CH_TILE_ENTRIES(f16, HSM_F16, 8),
-    HSM_CH_TILE_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_CH_TILE_ENTRIES(f32, HSM_F32, 4, HSM_CH_TILE_RV32),
+    HSM_CH_TILE_ENTRIES(f16, HSM_F16, 8, HSM_CH_TILE_RV16),
+    HSM_CH_TILE_ENTRIES(bf16, HSM_BF16, 8, HSM_CH_TILE_RV16),
 };
 
 extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)

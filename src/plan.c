@@ -626,9 +626,12 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
         w /= 2;
     while (2 * w <= block && w < inner && cols * w * q->stage_es < HSM_CHANNEL_TILE_BYTES)
         w *= 2;
-    /* The tiles (each rounded to 16 bytes), then a float a thread (two forward: max and sum). */
+    /* The tiles (each rounded to 16 bytes), then the folds' floats (hsm_ch_tile_red_floats): a column's
+     * parts, then its folded value. */
     const int64_t tile = (cols * w * es + 15) / 16 * 16, tile2 = es2 > 0 ? (cols * w * es2 + 15) / 16 * 16 : 0;
-    const int64_t smem = tile + tile2 + block * (q->kop == HSM_KOP_BWD ? 4 : 8);
+    const int64_t groups = w / s->k->cols_per_thread, warp = h->dev.warp_size;
+    const int64_t parts = groups < warp ? block / warp : block / groups;
+    const int64_t smem = tile + tile2 + (parts + 1) * w * 4;
     HSM_RETURN_IF(smem > (int64_t)h->dev.smem_per_block_optin, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int bpc = occupancy_smem(h, s, (int)block, (size_t)smem);
     HSM_RETURN_IF(bpc < (forced ? 1 : 2), HIPSOFTMAX_STATUS_NOT_SUPPORTED);

@@ -647,18 +647,13 @@ __device__ __forceinline__ int hsm_ch_tile_parts(int G)
     return G < HSM_WARP_SIZE ? (int)blockDim.x / HSM_WARP_SIZE : (int)blockDim.x / G;
 }
 
-/* Floats of shared memory the folds take after the tiles: the parts' values, [part][W], then the
- * folded values, [W]. plan_channel_tile reserves the same. */
-__device__ __forceinline__ int hsm_ch_tile_red_floats(const hsm_ch_tile_map &m)
-{
-    return (hsm_ch_tile_parts(m.G) + 1) << m.wsh;
-}
-
 /* v[0..RV): the thread's partial max (MAX) or sum of its columns; on return, the whole column's,
  * the same in every thread: folded across the lanes of a warp that share the column (shuffles), then
  * across the parts, a column a thread, in a fixed order (every thread folding all its columns' parts
  * read RV x parts floats: with 8 columns a thread, more than the elements it reduces), then read back.
- * All threads of the block call it (two barriers); red is free again when it returns. */
+ * red, after the tiles in shared memory: the parts' values, [part][W] floats, then the folded ones,
+ * [W] (plan_channel_tile reserves as much). All threads of the block call it (two barriers); red's
+ * parts are free again when it returns. */
 template <int RV, bool MAX>
 __device__ __forceinline__ void hsm_ch_tile_fold(float *v, float *red, const hsm_ch_tile_map &m)
 {

@@ -626,8 +626,8 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
         w /= 2;
     while (2 * w <= block && w < inner && cols * w * q->stage_es < HSM_CHANNEL_TILE_BYTES)
         w *= 2;
-    /* The tiles (each rounded to 16 bytes), then the folds' floats (hsm_ch_tile_red_floats): a column's
-     * parts, then its folded value. */
+    /* The tiles (each rounded to 16 bytes), then the folds' floats (hsm_ch_tile_fold): a column's
+     * parts (hsm_ch_tile_parts), then its folded value. */
     const int64_t tile = (cols * w * es + 15) / 16 * 16, tile2 = es2 > 0 ? (cols * w * es2 + 15) / 16 * 16 : 0;
     const int64_t groups = w / s->k->cols_per_thread, warp = h->dev.warp_size;
     const int64_t parts = groups < warp ? block / warp : block / groups;

@@ -126,12 +126,13 @@ __device__ __forceinline__ float hsm_raw_elem(const hsm_raw<T, VEC> &r, int i)
 }
 
 /* Columns at or past lim of a thread's chunk made -inf: a causal bound inside a pack. Only where the
- * bound falls inside a pack (lim not a multiple of VEC), so rows without one pay a compare a row. */
-template <int VEC, int C>
+ * bound falls inside a pack, so rows without one pay a compare a row: lim not a multiple of VEC, or
+ * for a peeled row (P, whose packs start at col0 + k VEC, col0 any) lim not on a pack's start. */
+template <int VEC, int C, bool P = false>
 __device__ __forceinline__ void hsm_cut_tail(float *v, int64_t col0, int64_t lim, int lane, int width, int64_t wrap)
 {
     if constexpr (VEC > 1) {
-        if (lim % VEC == 0)
+        if ((uint64_t)(P ? lim - col0 : lim) % VEC == 0)
             return;
 #pragma unroll
         for (int p = 0; p < C / VEC; p++) {
@@ -147,14 +148,16 @@ __device__ __forceinline__ void hsm_cut_tail(float *v, int64_t col0, int64_t lim
 }
 
 /* hsm_chunk_load with the forward's options: the same layout, columns past lim read as -inf, u = x
- * or (a mask tensor) scale * x + mask / scale * x or -inf (bool). Every pack's loads are issued
+ * or (a mask tensor) scale * x + mask / scale * x or -inf (bool). A pack is read where its first
+ * column is under lb: lim, or for a peeled row (hsm_peel_bound) the last column a whole pack can
+ * start at, whichever is less. Every pack's loads are issued
  * before any value is used: a branch holding a load and work on its result keeps the next pack's load
  * from issuing until the first arrives (8 loads in sequence, SASS of the first version: fp32 at 4096
  * columns 25% slower than the plain kernel); a branch holding only loads is predicated and they go
  * out together. */
-template <typename T, typename TM, int VEC, int C>
-__device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr, int64_t col0, int64_t lim, float scale,
-                                                      int lane, int width, float *v, int64_t wrap)
+template <typename T, typename TM, int VEC, int C, bool P = false>
+__device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr, int64_t col0, int64_t lim, int64_t lb,
+                                                      float scale, int lane, int width, float *v, int64_t wrap)
 {
     constexpr bool MASK = !hsm_is_nomask<TM>::value;
     hsm_pack<T, VEC> xp[C / VEC];
@@ -164,7 +167,7 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
         int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
         if (p == 0 && col < 0)
             col += wrap;
-        if ((uint64_t)col < (uint64_t)lim) {
+        if ((uint64_t)col < (uint64_t)lb) {
             xp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
             if constexpr (MASK)
                 hsm_raw_load<TM, VEC>(mp[p], mr + col);
@@ -187,7 +190,7 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
             v[p * VEC + i] = u;
         }
     }
-    hsm_cut_tail<VEC, C>(v, col0, lim, lane, width, wrap);
+    hsm_cut_tail<VEC, C, P>(v, col0, lim, lane, width, wrap);
 #pragma unroll
     for (int i = 0; i < C; i++)
         m = hsm_max(m, v[i]);
@@ -202,17 +205,17 @@ __device__ __forceinline__ float hsm_fwd_chunk_load(const hsm_args &a, const hsm
     const float sc = a.op.scale;
     switch (a.op.mask) {
     case HSM_MK_ADD_F32:
-        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, sc, lane, width, v, wrap);
+        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v, wrap);
     case HSM_MK_ADD_F16:
-        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, sc, lane, width, v,
-                                                        wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
+                                                        v, wrap);
     case HSM_MK_ADD_BF16:
-        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, sc, lane, width, v,
-                                                         wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
+                                                         v, wrap);
     case HSM_MK_BOOL:
-        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, sc, lane, width, v, wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v, wrap);
     default:
-        return hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C>(xr, NULL, col0, r.lim, sc, lane, width, v, wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C>(xr, NULL, col0, r.lim, r.lim, sc, lane, width, v, wrap);
     }
 }
 
@@ -481,28 +484,32 @@ __device__ __forceinline__ void hsm_fwd_store_pack(const hsm_args &a, void *yrow
  * live, and the fp32 kernel holding 32 values spilled. */
 template <int VEC, int C, int MODE>
 __device__ __forceinline__ void hsm_fwd_chunk_store_m(const hsm_args &a, void *yrow, int64_t col0, int lane, int width,
-                                                      const float *v, const hsm_epi &e, int64_t wrap)
+                                                      const float *v, const hsm_epi &e, int64_t wrap, int64_t bound)
 {
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
         int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
         if (p == 0 && col < 0)
             col += wrap;
-        if ((uint64_t)col < (uint64_t)a.cols)
+        if ((uint64_t)col < (uint64_t)bound)
             hsm_fwd_store_pack<VEC, MODE>(a, yrow, col, v + p * VEC, e);
     }
 }
 
 /* The chunk store of the call's output dtype: log-softmax from u; softmax from kept exponentials, or
- * from u (FROM_U: the exponentials computed here). */
+ * from u (FROM_U: the exponentials computed here). A pack is written where its first column is under
+ * bound: the row's end, or a peeled row's hsm_peel_bound (a negative bound: the row's end). */
 template <int VEC, int C, bool FROM_U = false>
 __device__ __forceinline__ void hsm_fwd_chunk_store(const hsm_args &a, void *yrow, int64_t col0, int lane, int width,
-                                                    const float *v, const hsm_epi &e, int64_t wrap = 0)
+                                                    const float *v, const hsm_epi &e, int64_t wrap = 0,
+                                                    int64_t bound = -1)
 {
+    const int64_t b = bound < 0 ? a.cols : bound;
     if (a.op.log)
-        hsm_fwd_chunk_store_m<VEC, C, HSM_FROM_U_LOG>(a, yrow, col0, lane, width, v, e, wrap);
+        hsm_fwd_chunk_store_m<VEC, C, HSM_FROM_U_LOG>(a, yrow, col0, lane, width, v, e, wrap, b);
     else
-        hsm_fwd_chunk_store_m<VEC, C, FROM_U ? HSM_FROM_U_SOFTMAX : HSM_FROM_EXP>(a, yrow, col0, lane, width, v, e, wrap);
+        hsm_fwd_chunk_store_m<VEC, C, FROM_U ? HSM_FROM_U_SOFTMAX : HSM_FROM_EXP>(a, yrow, col0, lane, width, v, e, wrap,
+                                                                                  b);
 }
 
 /* A thread's share of the row's sum, and its kept values made exponentials where the output is a

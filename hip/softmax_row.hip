@@ -196,7 +196,11 @@ __device__ __forceinline__ hsm_epi hsm_row_given_end(const hsm_args &a, const fl
     return e;
 }
 
-template <typename T, int VEC, int C>
+/* P: peeled, rows at any element offset (hsm_peel_col, as hsm_row_body's), with no mask tensor (the
+ * plan's condition) and the output row at the same offset from its 16 bytes as x's, in elements of
+ * its own dtype (every output pack then lies on its own access). The edge element goes through the
+ * same steps as the values: the causal bound, the sum, the epilogue of the output dtype. */
+template <typename T, int VEC, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
 {
     constexpr bool GIVEN = C <= HSM_ROW_GIVEN_MAX_CHUNK; /* hsm_kernels.h */
@@ -210,22 +214,49 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
         const int lead = hsm_line_lead<T, VEC>(xr);
         if constexpr (GIVEN)
             hsm_row_given_begin(a, row, given);
-        const float mraw = hsm_block_max(
-            hsm_fwd_chunk_load<T, VEC, C>(a, rc, xr, -lead, threadIdx.x, blockDim.x, v, wrap), red_max);
+        float lm, ev = HSM_NEG_INF;
+        int ec = -1;
+        if constexpr (P) {
+            const int64_t bound = hsm_peel_bound<VEC>(a.cols);
+            lm = hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C, true>(xr, NULL, -lead, rc.lim, rc.lim < bound ? rc.lim : bound,
+                                                             1.0f, threadIdx.x, blockDim.x, v, wrap);
+            ec = hsm_peel_col<VEC>(lead, a.cols);
+            if (ec >= 0 && ec < rc.lim)
+                ev = hsm_to_float(xr[ec]);
+            lm = hsm_max(lm, ev);
+        } else {
+            lm = hsm_fwd_chunk_load<T, VEC, C>(a, rc, xr, -lead, threadIdx.x, blockDim.x, v, wrap);
+        }
+        const float mraw = hsm_block_max(lm, red_max);
         /* With the row's statistics given the normaliser comes from them; the same loop then makes
          * the exponentials (a loop of its own for that case spilled). */
         const bool has_given = GIVEN && a.op.stats_in != NULL;
         hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
         /* Skipping a causal row's masked packs pays where the exponentials bound the time (16-bit
          * rows); beside 32 fp32 values the second sum loop spilled. */
-        const float ts = sizeof(T) == 2 && VEC > 1 && a.op.causal
-                             ? hsm_fwd_sum_causal<VEC, C>(a, v, e, -lead, rc.lim, threadIdx.x, blockDim.x, wrap)
-                             : hsm_fwd_sum<C>(a, v, e);
+        float ts = sizeof(T) == 2 && VEC > 1 && a.op.causal
+                       ? hsm_fwd_sum_causal<VEC, C>(a, v, e, -lead, rc.lim, threadIdx.x, blockDim.x, wrap)
+                       : hsm_fwd_sum<C>(a, v, e);
+        if constexpr (P) {
+            const float t = hsm_exp2((ev - e.m) * e.k);
+            ts += t;
+            if (!a.op.log)
+                ev = t;
+        }
         const float s = hsm_block_sum(ts, red_sum);
         if (!has_given)
             hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);
-        if (!a.op.no_out)
-            hsm_fwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), -lead, threadIdx.x, blockDim.x, v, e, wrap);
+        if (a.op.no_out)
+            continue;
+        void *yrow = hsm_out_row(a, row);
+        hsm_fwd_chunk_store<VEC, C>(a, yrow, -lead, threadIdx.x, blockDim.x, v, e, wrap,
+                                    P ? hsm_peel_bound<VEC>(a.cols) : -1);
+        if (P && ec >= 0) {
+            if (a.op.log)
+                hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
+            else
+                hsm_fwd_store_pack<1, HSM_FROM_EXP>(a, yrow, ec, &ev, e);
+        }
     }
 }
 
@@ -276,13 +307,13 @@ __device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t 
  * without the exponentials. */
 template <typename T, int NP, int MODE>
 __device__ __forceinline__ void hsm_row_packed_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
-                                                     int64_t c0, int64_t left, int64_t step, int64_t lim,
-                                                     const hsm_epi &e)
+                                                     int64_t c0, int64_t bound, int64_t left, int64_t step,
+                                                     int64_t lim, const hsm_epi &e)
 {
 #pragma unroll
     for (int p = 0; p < NP; p++) {
         const int64_t col = p == 0 ? c0 : f0 + p * step;
-        if (p == 0 ? c0 < a.cols : p * step < left) {
+        if (p == 0 ? c0 < bound : p * step < left) {
             float f[8];
             if (MODE == HSM_FROM_U_SOFTMAX && col >= lim) {
 #pragma unroll
@@ -303,8 +334,8 @@ __device__ __forceinline__ void hsm_row_packed_store(const hsm_args &a, void *yr
 
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
  * one to the kernels above): scale (in sigma), a causal bound, log-softmax, the output dtype,
- * alpha/beta, safe rows, statistics. */
-template <typename T, int C>
+ * alpha/beta, safe rows, statistics. P: peeled, as hsm_row_fwd_body's. */
+template <typename T, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
 {
     constexpr int NP = C / 8;
@@ -319,10 +350,12 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         const int lead = hsm_line_lead<T, 8>(xrow);
         const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0;
         const T *xr = xrow + f0;
-        const int64_t lleft = lim - f0;
+        /* Packs read where they start under lb: lim, or (peeled) where they also lie wholly in the row. */
+        const int64_t bound = P ? hsm_peel_bound<8>(a.cols) : a.cols, lb = lim < bound ? lim : bound;
+        const int64_t lleft = lb - f0;
 #pragma unroll
         for (int p = 0; p < NP; p++) {
-            if (p == 0 ? c0 < lim : p * step < lleft) {
+            if (p == 0 ? c0 < lb : p * step < lleft) {
                 const hsm_pack<uint32_t, 4> pk =
                     *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(p == 0 ? xrow + c0 : xr + p * step);
 #pragma unroll
@@ -335,13 +368,21 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
             }
         }
         /* After every load has been issued (hsm_fwd_chunk_load_m says why), and only where a causal
-         * bound falls inside a pack. */
-        if (lim % 8 != 0) {
+         * bound falls inside a pack (peeled, packs start at columns -lead + 8k, lead any). */
+        if ((uint64_t)(P ? lim + lead : lim) % 8 != 0) {
 #pragma unroll
             for (int p = 0; p < NP; p++)
                 hsm_words_cut<T>(w + 4 * p, p == 0 ? c0 : f0 + p * step, lim);
         }
-        const float mraw = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
+        float lm = hsm_words_max<T, 4 * NP>(w), ev = HSM_NEG_INF;
+        int ec = -1;
+        if constexpr (P) {
+            ec = hsm_peel_col<8>(lead, a.cols);
+            if (ec >= 0 && ec < lim)
+                ev = hsm_to_float(xrow[ec]);
+            lm = hsm_max(lm, ev);
+        }
+        const float mraw = hsm_block_max(lm, red_max);
         const bool has_given = a.op.stats_in != NULL; /* as in hsm_row_fwd_body */
         hsm_epi e = has_given ? hsm_row_given_end(a, given) : hsm_epi_begin(a, mraw);
         /* A pack every lane of the warp has past the causal bound adds exp(-inf) = 0 (as in
@@ -357,6 +398,8 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
                 s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
             }
         }
+        if constexpr (P)
+            s += hsm_exp2((ev - e.m) * e.k);
         s = hsm_block_sum(s, red_sum);
         if (!has_given)
             hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);
@@ -366,11 +409,17 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
         void *yrow = hsm_out_row(a, row);
-        const int64_t left = a.cols - f0;
+        const int64_t left = bound - f0;
         if (a.op.log)
-            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, left, step, lim, e);
+            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, bound, left, step, lim, e);
         else
-            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, left, step, lim, e);
+            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, bound, left, step, lim, e);
+        if (P && ec >= 0) {
+            if (a.op.log)
+                hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
+            else
+                hsm_fwd_store_pack<1, HSM_FROM_U_SOFTMAX>(a, yrow, ec, &ev, e);
+        }
     }
 }
 
@@ -514,6 +563,46 @@ HSM_ROW_PEEL_SET(bf16, hsm_bf16)
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_p48_fwd, HSM_KOP_FWD, DT, 8, 48),                             \
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_p56_fwd, HSM_KOP_FWD, DT, 8, 56),                             \
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_p64_fwd, HSM_KOP_FWD, DT, 8, 64)
+/* The forward with options peeled (hsm_row_fwd_body's P): a twin of each vector and packed kernel for
+ * rows at any element offset with no mask tensor (log-softmax, scale, causal, dtype pairs,
+ * alpha/beta, safe rows, statistics over odd lengths: GPT-2's 50257 columns), which otherwise take
+ * the scalar kernels at a third to a half of the speed. The mask tensor's loads are compiled out of
+ * them. v8 and v16 are held to their plain twin's registers (sm_90: fp32 v8 8 bytes spilled, v16 32),
+ * for the residency of short rows. The packed ones are left at 64: capped at 56, p64's 84 bytes of
+ * spills cost bf16 4096 x 4097 and 8191 12-14%, where fp16 4096 x 32771 gained 6% from a second block
+ * a SM (H200, bench/results/h200-2026-11-24-peel-fwd.md). */
+#define HSM_ROW_FWD_PEEL_KERNEL(NAME, T, VEC, C)                                                      \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_fwd_body<T, VEC, C, true>(a);                                                         \
+    }
+#define HSM_ROW_FWD_PEEL_KERNEL_CAP(NAME, T, VEC, C, REGS)                                            \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_fwd_body<T, VEC, C, true>(a);                                                         \
+    }
+#define HSM_ROW_PACKED_FWD_PEEL_KERNEL(NAME, T, C)                                                    \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_packed_fwd_body<T, C, true>(a);                                                       \
+    }
+#define HSM_ROW_FWD_PEEL_SET(SFX, T)                                                                  \
+    HSM_ROW_FWD_PEEL_KERNEL_CAP(hsm_row_##SFX##_v8_peel_fwd, T, 8, 8, 40)                             \
+    HSM_ROW_FWD_PEEL_KERNEL_CAP(hsm_row_##SFX##_v16_peel_fwd, T, 8, 16, 48)                           \
+    HSM_ROW_FWD_PEEL_KERNEL(hsm_row_##SFX##_v32_peel_fwd, T, 8, 32)                                   \
+    HSM_ROW_PACKED_FWD_PEEL_KERNEL(hsm_row_##SFX##_p40_peel_fwd, T, 40)                               \
+    HSM_ROW_PACKED_FWD_PEEL_KERNEL(hsm_row_##SFX##_p48_peel_fwd, T, 48)                               \
+    HSM_ROW_PACKED_FWD_PEEL_KERNEL(hsm_row_##SFX##_p56_peel_fwd, T, 56)                               \
+    HSM_ROW_PACKED_FWD_PEEL_KERNEL(hsm_row_##SFX##_p64_peel_fwd, T, 64)
+#define HSM_ROW_FWD_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_FWD, DT, VEC, C, 1)
+#define HSM_ROW_FWD_PEEL_SET_ENTRIES(SFX, DT)                                                         \
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_v8_peel_fwd, DT, 8, 8),                                    \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_v16_peel_fwd, DT, 8, 16),                              \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_v32_peel_fwd, DT, 8, 32),                              \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p40_peel_fwd, DT, 8, 40),                              \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p48_peel_fwd, DT, 8, 48),                              \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p56_peel_fwd, DT, 8, 56),                              \
+        HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p64_peel_fwd, DT, 8, 64)
 /* The backward holds y and dy: half the plain chunks (16 values of each in 64 registers), so rows to
  * 16K columns in one block; longer ones go to SPLIT or ONLINE. */
 #define HSM_ROW_BWD_SET(SFX, T, VEC)                                                                  \
@@ -539,6 +628,14 @@ HSM_ROW_FWD_SET(f16, hsm_f16, 8)
 HSM_ROW_PACKED_FWD_SET(f16, hsm_f16)
 HSM_ROW_FWD_SET(bf16, hsm_bf16, 8)
 HSM_ROW_PACKED_FWD_SET(bf16, hsm_bf16)
+HSM_ROW_FWD_PEEL_KERNEL_CAP(hsm_row_f32_v8_peel_fwd, float, 4, 8, 40)
+HSM_ROW_FWD_PEEL_KERNEL_CAP(hsm_row_f32_v16_peel_fwd, float, 4, 16, 48)
+HSM_ROW_FWD_PEEL_KERNEL(hsm_row_f32_v20_peel_fwd, float, 4, 20)
+HSM_ROW_FWD_PEEL_KERNEL(hsm_row_f32_v24_peel_fwd, float, 4, 24)
+HSM_ROW_FWD_PEEL_KERNEL(hsm_row_f32_v28_peel_fwd, float, 4, 28)
+HSM_ROW_FWD_PEEL_KERNEL(hsm_row_f32_v32_peel_fwd, float, 4, 32)
+HSM_ROW_FWD_PEEL_SET(f16, hsm_f16)
+HSM_ROW_FWD_PEEL_SET(bf16, hsm_bf16)
 HSM_ROW_KERNEL_B(hsm_row_f32_v4_bwd, float, 4, 4, hsm_row_bwd_body)
 HSM_ROW_BWD_SET(f32, float, 4)
 HSM_ROW_BWD_SET(f16, hsm_f16, 8)
@@ -576,6 +673,14 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PACKED_FWD_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_FWD_SET_ENTRIES(bf16, HSM_BF16, 8),
     HSM_ROW_PACKED_FWD_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v8_peel_fwd, HSM_F32, 4, 8),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v16_peel_fwd, HSM_F32, 4, 16),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v20_peel_fwd, HSM_F32, 4, 20),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v24_peel_fwd, HSM_F32, 4, 24),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v28_peel_fwd, HSM_F32, 4, 28),
+    HSM_ROW_FWD_PEEL_ENTRY(hsm_row_f32_v32_peel_fwd, HSM_F32, 4, 32),
+    HSM_ROW_FWD_PEEL_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_FWD_PEEL_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_ENTRY_K(hsm_row_f32_s1_bwd, HSM_KOP_BWD, HSM_F32, 1, 1),
     HSM_ROW_ENTRY_K(hsm_row_f32_s2_bwd, HSM_KOP_BWD, HSM_F32, 1, 2),
     HSM_ROW_ENTRY_K(hsm_row_f32_s4_bwd, HSM_KOP_BWD, HSM_F32, 1, 4),

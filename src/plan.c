@@ -545,9 +545,10 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
 
-/* A plain forward whose rows are not on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled
- * kernels): the plan the same rows would have on 16 bytes, where that is ROW's or WARP's (the latter
- * only with x and y rows at the same offsets), with that family's peeled twins of its kernels (the
+/* A plain forward, or a forward with options that fwd_peel_ok allows, whose rows are not on 16 bytes
+ * (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows would have
+ * on 16 bytes, where that is ROW's or WARP's (the latter only for the plain forward, with x and y
+ * rows at the same offsets), with that family's peeled twins of its kernels (the
  * same chunks: the same choice, but for the twins' registers and WARP's lead); where it is SPLIT's or
  * ONLINE's (which have no twins), ROW's twins if a block holds the row; else the scalar plan. */
 static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
@@ -767,6 +768,24 @@ static int same_offset(const hsm_call *c)
            (p->rows == 1 || bytes_multiple_of(stride_diff, es, 16));
 }
 
+/* Whether a forward with options may take ROW's peeled twins (v: x's elements in 16 bytes): no mask
+ * tensor (the twins have no mask loads), and every output row at the same offset as its x row from
+ * the output's own accesses: an output pack of v elements lies on m = min(v, 16 / its size)
+ * elements where x's lies on 16 bytes, so y's row start in its elements must equal x's modulo m.
+ * Taken as allocated (256-byte aligned) without pointers. */
+static int fwd_peel_ok(const hsm_call *c, int v)
+{
+    const hipsoftmax_problem *p = &c->p;
+    if (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL)
+        return 0;
+    const uint64_t xs = hsm_dtype_size(p->x_dtype), ys = hsm_dtype_size(p->y_dtype);
+    const uint64_t m = 16 / ys < (uint64_t)v ? 16 / ys : (uint64_t)v; /* a power of two */
+    const uint64_t x = c->in0 != NULL ? (uint64_t)(uintptr_t)c->in0 : 256;
+    const uint64_t y = c->out != NULL ? (uint64_t)(uintptr_t)c->out : 256;
+    return (x / xs - y / ys) % m == 0 &&
+           (p->rows == 1 || ((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride) % m == 0);
+}
+
 /* Preconditions: the call passed hsm_validate. */
 hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
 {
@@ -827,12 +846,15 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.same_offset = 0;
         q.causal = 0;
         lead = 0;
-    } else if (q.kop == HSM_KOP_PLAIN &&
-               (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
-                                 : q.vec == 1 && v > 1)) {
+    } else if ((q.kop == HSM_KOP_PLAIN &&
+                (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
+                                  : q.vec == 1 && v > 1)) ||
+               (q.kop == HSM_KOP_FWD && v > 1 && fwd_peel_ok(call, v) &&
+                (forced_k != NULL ? forced_k->peel : q.vec == 1))) {
         /* The peeled kernels take the plain forward's rows at any offset (WARP's with x and y rows at
-         * the same offsets): a forced one serves every such layout (vec v, peel); otherwise rows off
-         * 16 bytes are planned by plan_peeled (vec 1, peel). */
+         * the same offsets), and ROW's the forward with options where fwd_peel_ok: a forced one
+         * serves every such layout (vec v, peel); otherwise rows off 16 bytes are planned by
+         * plan_peeled (vec 1, peel). */
         if (forced_k != NULL)
             q.vec = v;
         q.peel = 1;

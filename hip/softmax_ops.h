@@ -149,12 +149,11 @@ __device__ __forceinline__ void hsm_cut_tail(float *v, int64_t col0, int64_t lim
 
 /* hsm_chunk_load with the forward's options: the same layout, columns past lim read as -inf, u = x
  * or (a mask tensor) scale * x + mask / scale * x or -inf (bool). A pack is read where its first
- * column is under lb: lim, or for a peeled row (hsm_peel_bound) the last column a whole pack can
- * start at, whichever is less. Every pack's loads are issued
- * before any value is used: a branch holding a load and work on its result keeps the next pack's load
- * from issuing until the first arrives (8 loads in sequence, SASS of the first version: fp32 at 4096
- * columns 25% slower than the plain kernel); a branch holding only loads is predicated and they go
- * out together. */
+ * column is under lb: lim, or for a peeled row the lesser of lim and hsm_peel_bound (the pack lies
+ * wholly in the row). Every pack's loads are issued before any value is used: a branch holding a
+ * load and work on its result keeps the next pack's load from issuing until the first arrives (8
+ * loads in sequence, SASS of the first version: fp32 at 4096 columns 25% slower than the plain
+ * kernel); a branch holding only loads is predicated and they go out together. */
 template <typename T, typename TM, int VEC, int C, bool P = false>
 __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr, int64_t col0, int64_t lim, int64_t lb,
                                                       float scale, int lane, int width, float *v, int64_t wrap)
@@ -205,15 +204,17 @@ __device__ __forceinline__ float hsm_fwd_chunk_load(const hsm_args &a, const hsm
     const float sc = a.op.scale;
     switch (a.op.mask) {
     case HSM_MK_ADD_F32:
-        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v, wrap);
+        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v,
+                                                      wrap);
     case HSM_MK_ADD_F16:
-        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
-                                                        v, wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, r.lim, sc, lane,
+                                                        width, v, wrap);
     case HSM_MK_ADD_BF16:
-        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
-                                                         v, wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, r.lim, sc, lane,
+                                                         width, v, wrap);
     case HSM_MK_BOOL:
-        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v, wrap);
+        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
+                                                       v, wrap);
     default:
         return hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C>(xr, NULL, col0, r.lim, r.lim, sc, lane, width, v, wrap);
     }
@@ -505,11 +506,11 @@ __device__ __forceinline__ void hsm_fwd_chunk_store(const hsm_args &a, void *yro
                                                     int64_t bound = -1)
 {
     const int64_t b = bound < 0 ? a.cols : bound;
+    constexpr int EXP_MODE = FROM_U ? HSM_FROM_U_SOFTMAX : HSM_FROM_EXP;
     if (a.op.log)
         hsm_fwd_chunk_store_m<VEC, C, HSM_FROM_U_LOG>(a, yrow, col0, lane, width, v, e, wrap, b);
     else
-        hsm_fwd_chunk_store_m<VEC, C, FROM_U ? HSM_FROM_U_SOFTMAX : HSM_FROM_EXP>(a, yrow, col0, lane, width, v, e, wrap,
-                                                                                  b);
+        hsm_fwd_chunk_store_m<VEC, C, EXP_MODE>(a, yrow, col0, lane, width, v, e, wrap, b);
 }
 
 /* A thread's share of the row's sum, and its kept values made exponentials where the output is a

@@ -218,8 +218,9 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
         int ec = -1;
         if constexpr (P) {
             const int64_t bound = hsm_peel_bound<VEC>(a.cols);
-            lm = hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C, true>(xr, NULL, -lead, rc.lim, rc.lim < bound ? rc.lim : bound,
-                                                             1.0f, threadIdx.x, blockDim.x, v, wrap);
+            const int64_t lb = rc.lim < bound ? rc.lim : bound;
+            lm = hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C, true>(xr, NULL, -lead, rc.lim, lb, 1.0f, threadIdx.x,
+                                                                   blockDim.x, v, wrap);
             ec = hsm_peel_col<VEC>(lead, a.cols);
             if (ec >= 0 && ec < rc.lim)
                 ev = hsm_to_float(xr[ec]);

@@ -107,9 +107,10 @@ struct hsm_kernel {
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */
     int (*launch)(const hsm_kernel *k, const hsm_launch *a); /* returns a hipError_t */
     int peel;                      /* a vector kernel that takes rows at any element offset (the
-                                      _peel twins of the plain forward and of ROW's forward with
-                                      options: hsm_peel_col); the plan gives it the rows that are
-                                      not on 16 bytes, the plain kernels those that are */
+                                      _peel twins of the plain forward, of ROW's forward with
+                                      options, of the backward in ROW, SPLIT and ONLINE:
+                                      hsm_peel_col); the plan gives it the rows that are not on
+                                      16 bytes, the plain kernels those that are */
 };
 
 /* The kernels of each family compiled into this library. */

@@ -152,8 +152,11 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
 }
 
 /* The backward: a pass for the row's sum, then one that writes dx, in reverse so that the end of
- * the row, read last, is still in L2. Each tensor read at most twice. */
-template <typename T, int VEC, bool F>
+ * the row, read last, is still in L2. Each tensor read at most twice. P: peeled, rows at any element
+ * offset with dy's and dx's rows at the same offset as y's from their own accesses (the plan's
+ * condition): the passes take the row's whole packs, from its first column on 16 bytes, as a row of
+ * their own, and the edge elements around them go one a thread (hsm_peel_col). */
+template <typename T, int VEC, bool F, bool P = false>
 __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
 {
     constexpr int C = VEC * HSM_ONLINE_BWD_UNROLL;
@@ -165,12 +168,23 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
-        float s = 0.0f;
+        int64_t cols = a.cols, head = 0; /* the columns the passes take, from column head of the row */
+        float ey = 0.0f, ed = 0.0f, s = 0.0f;
+        int ec = -1;
+        if constexpr (P) {
+            const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
+            head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
+            cols = (a.cols - head) / VEC * VEC;
+            ec = hsm_peel_col<VEC>(lead, a.cols);
+            s = hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
+            yr += head;
+            dr = (const char *)dr + head * hsm_dtype_bytes(a.op.in2_dtype);
+        }
         if (a.op.stats_in != NULL) {
             s = hsm_bwd_given(a, row);
         } else {
-            for (int64_t col0 = 0; col0 < a.cols; col0 += step)
-                s += hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, a.cols, threadIdx.x, blockDim.x, yv, dv);
+            for (int64_t col0 = 0; col0 < cols; col0 += step)
+                s += hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
             s = hsm_block_sum(s, red[parity]);
         }
         if (a.op.no_out) {
@@ -179,9 +193,13 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
             continue;
         }
         void *xrow = hsm_out_row(a, row);
-        for (int64_t t = (a.cols + step - 1) / step - 1; t >= 0; t--) {
-            hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, a.cols, threadIdx.x, blockDim.x, yv, dv);
-            hsm_bwd_chunk_store<VEC, C>(a, xrow, t * step, a.cols, threadIdx.x, blockDim.x, yv, dv, s);
+        if constexpr (P) {
+            hsm_bwd_edge_store(a, xrow, ec, ey, ed, s);
+            xrow = (char *)xrow + head * hsm_dtype_bytes(a.op.out_dtype);
+        }
+        for (int64_t t = (cols + step - 1) / step - 1; t >= 0; t--) {
+            hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, cols, threadIdx.x, blockDim.x, yv, dv);
+            hsm_bwd_chunk_store<VEC, C>(a, xrow, t * step, cols, threadIdx.x, blockDim.x, yv, dv, s);
         }
     }
 }
@@ -191,9 +209,10 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
     {                                                                                                 \
         BODY<T, VEC, F>(a);                                                                           \
     }
-#define HSM_ONLINE_ENTRY(NAME, KOP, DT, VEC)                                                          \
+#define HSM_ONLINE_ENTRY_P(NAME, KOP, DT, VEC, PEEL)                                                  \
     {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, KOP, DT, VEC,                                      \
-     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain, 0}
+     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain, PEEL}
+#define HSM_ONLINE_ENTRY(NAME, KOP, DT, VEC) HSM_ONLINE_ENTRY_P(NAME, KOP, DT, VEC, 0)
 /* Per dtype, scalar and vector: plain (no suffix), forward with options (_fwd), backward (_bwd). */
 #define HSM_ONLINE_SET(SFX, T, VEC)                                                                   \
     HSM_ONLINE_KERNEL(hsm_online_##SFX##_s, T, 1, hsm_online_body, false)                             \
@@ -213,11 +232,25 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
 HSM_ONLINE_SET(f32, float, 4)
 HSM_ONLINE_SET(f16, hsm_f16, 8)
 HSM_ONLINE_SET(bf16, hsm_bf16, 8)
+/* The vector backward peeled (hsm_online_bwd_body's P) for rows at any element offset, which
+ * otherwise take the scalar kernel: the 16-bit backward of many long rows is ONLINE's (bf16
+ * 4096 x 50257). */
+#define HSM_ONLINE_BWD_PEEL_KERNEL(NAME, T, VEC)                                                      \
+    extern "C" __global__ void __launch_bounds__(HSM_ONLINE_BLOCK) NAME(hsm_args a)                  \
+    {                                                                                                 \
+        hsm_online_bwd_body<T, VEC, true, true>(a);                                                   \
+    }
+HSM_ONLINE_BWD_PEEL_KERNEL(hsm_online_f32_v_peel_bwd, float, 4)
+HSM_ONLINE_BWD_PEEL_KERNEL(hsm_online_f16_v_peel_bwd, hsm_f16, 8)
+HSM_ONLINE_BWD_PEEL_KERNEL(hsm_online_bf16_v_peel_bwd, hsm_bf16, 8)
 
 static const hsm_kernel hsm_online_table[] = {
     HSM_ONLINE_SET_ENTRIES(f32, HSM_F32, 4),
     HSM_ONLINE_SET_ENTRIES(f16, HSM_F16, 8),
     HSM_ONLINE_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_ONLINE_ENTRY_P(hsm_online_f32_v_peel_bwd, HSM_KOP_BWD, HSM_F32, 4, 1),
+    HSM_ONLINE_ENTRY_P(hsm_online_f16_v_peel_bwd, HSM_KOP_BWD, HSM_F16, 8, 1),
+    HSM_ONLINE_ENTRY_P(hsm_online_bf16_v_peel_bwd, HSM_KOP_BWD, HSM_BF16, 8, 1),
 };
 
 extern "C" const hsm_kernel *hsm_online_kernels(size_t *count)

@@ -580,6 +580,16 @@ __device__ __forceinline__ const void *hsm_in2_row(const hsm_args &a, int64_t ro
     return (const char *)a.x2 + (size_t)row * (size_t)a.x2_stride * hsm_dtype_bytes(a.op.in2_dtype);
 }
 
+/* Element col of dy's row, in dy's dtype. */
+__device__ __forceinline__ float hsm_in2_elem(const hsm_args &a, const void *drow, int64_t col)
+{
+    switch (a.op.in2_dtype) {
+    case HSM_F16: return hsm_to_float(((const hsm_f16 *)drow)[col]);
+    case HSM_BF16: return hsm_to_float(((const hsm_bf16 *)drow)[col]);
+    default: return ((const float *)drow)[col];
+    }
+}
+
 /* y and dy of a thread's chunk (the hsm_chunk_load layout), and its share of the row's sum: of dy * y
  * (softmax) or of dy (log-softmax). Columns outside the row hold 0 and add nothing. Loads first,
  * conversions after, as in hsm_fwd_chunk_load_m. */
@@ -686,6 +696,32 @@ __device__ __forceinline__ void hsm_bwd_chunk_store(const hsm_args &a, void *xro
         hsm_bwd_chunk_store_m<VEC, C, 1>(a, xrow, col0, cols, lane, width, yv, dv, s, wrap);
     else
         hsm_bwd_chunk_store_m<VEC, C, 0>(a, xrow, col0, cols, lane, width, yv, dv, s, wrap);
+}
+
+/* A peeled row's edge element (hsm_peel_col: column ec, or -1 for none): y and dy read one at a time
+ * into ey and ed, and its term of the row's sum returned (0 for none). */
+template <typename T>
+__device__ __forceinline__ float hsm_bwd_edge_load(const hsm_args &a, const T *yr, const void *drow, int ec, float &ey,
+                                                   float &ed)
+{
+    ey = 0.0f;
+    ed = 0.0f;
+    if (ec < 0)
+        return 0.0f;
+    ey = hsm_to_float(yr[ec]);
+    ed = hsm_in2_elem(a, drow, ec);
+    return a.op.log ? ed : ed * ey;
+}
+
+/* Its gradient written, once the row's sum s is known. */
+__device__ __forceinline__ void hsm_bwd_edge_store(const hsm_args &a, void *xrow, int ec, float ey, float ed, float s)
+{
+    if (ec < 0)
+        return;
+    if (a.op.log)
+        hsm_bwd_store_pack<1, 1>(a, xrow, ec, &ey, &ed, s);
+    else
+        hsm_bwd_store_pack<1, 0>(a, xrow, ec, &ey, &ed, s);
 }
 
 #endif /* HSM_SOFTMAX_OPS_H_6B1D52 */

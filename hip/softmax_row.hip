@@ -208,6 +208,7 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
     const T *x = (const T *)a.x;
     float v[C];
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
+    const int64_t pb = P ? hsm_peel_bound<VEC>(a.cols) : -1; /* packs wholly in a peeled row start under it */
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xr = x + row * a.x_stride;
         const hsm_row_ctx rc = hsm_fwd_row(a, row);
@@ -217,8 +218,7 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
         float lm, ev = HSM_NEG_INF;
         int ec = -1;
         if constexpr (P) {
-            const int64_t bound = hsm_peel_bound<VEC>(a.cols);
-            const int64_t lb = rc.lim < bound ? rc.lim : bound;
+            const int64_t lb = rc.lim < pb ? rc.lim : pb;
             lm = hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C, true>(xr, NULL, -lead, rc.lim, lb, 1.0f, threadIdx.x,
                                                                    blockDim.x, v, wrap);
             ec = hsm_peel_col<VEC>(lead, a.cols);
@@ -250,8 +250,7 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
         if (a.op.no_out)
             continue;
         void *yrow = hsm_out_row(a, row);
-        hsm_fwd_chunk_store<VEC, C>(a, yrow, -lead, threadIdx.x, blockDim.x, v, e, wrap,
-                                    P ? hsm_peel_bound<VEC>(a.cols) : -1);
+        hsm_fwd_chunk_store<VEC, C>(a, yrow, -lead, threadIdx.x, blockDim.x, v, e, wrap, pb);
         if (P && ec >= 0) {
             if (a.op.log)
                 hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
@@ -263,26 +262,36 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
 
 /* The backward: y and dy of the row held (2C values per thread), one sum, dx written. Two reduction
  * buffers alternate between rows: a warp may start the next row's reduction while another still reads
- * this one's. */
-template <typename T, int VEC, int C>
+ * this one's. P: peeled, rows at any element offset (hsm_peel_col, as hsm_row_body's) with dy's and
+ * dx's rows at the same offset as y's from their own accesses (the plan's condition): packs read and
+ * written where they lie wholly in the row, the edge elements one a thread. */
+template <typename T, int VEC, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
 {
     __shared__ float red[2][HSM_MAX_WARPS];
     const T *y = (const T *)a.x;
     float yv[C], dv[C];
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
+    const int64_t bound = P ? hsm_peel_bound<VEC>(a.cols) : a.cols;
     int parity = 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
         const T *yr = y + row * a.x_stride;
+        const void *dr = hsm_in2_row(a, row);
         const int lead = hsm_line_lead<T, VEC>(yr);
-        const float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, hsm_in2_row(a, row), -lead, a.cols, threadIdx.x,
-                                                       blockDim.x, yv, dv, wrap);
+        float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, -lead, bound, threadIdx.x, blockDim.x, yv, dv, wrap);
+        float ey = 0.0f, ed = 0.0f;
+        const int ec = P ? hsm_peel_col<VEC>(lead, a.cols) : -1;
+        if constexpr (P)
+            ls += hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
         const float s = a.op.stats_in != NULL ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
         if (a.op.no_out) {
             if (threadIdx.x == 0)
                 hsm_bwd_stats(a, s, row);
         } else {
-            hsm_bwd_chunk_store<VEC, C>(a, hsm_out_row(a, row), -lead, a.cols, threadIdx.x, blockDim.x, yv, dv, s, wrap);
+            void *xrow = hsm_out_row(a, row);
+            hsm_bwd_chunk_store<VEC, C>(a, xrow, -lead, bound, threadIdx.x, blockDim.x, yv, dv, s, wrap);
+            if constexpr (P)
+                hsm_bwd_edge_store(a, xrow, ec, ey, ed, s);
         }
     }
 }
@@ -499,10 +508,10 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
     {                                                                                                 \
         hsm_row_body<T, VEC, C, true>(a);                                                             \
     }
-#define HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C)                                                        \
+#define HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, BODY)                                                  \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
-        hsm_row_body<T, VEC, C, true>(a);                                                             \
+        BODY<T, VEC, C, true>(a);                                                                     \
     }
 #define HSM_ROW_PACKED_PEEL_KERNEL(NAME, T, C, REGS)                                                  \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
@@ -512,7 +521,7 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
 #define HSM_ROW_PEEL_SET(SFX, T)                                                                      \
     HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v8_peel, T, 8, 8, 32)                                      \
     HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v16_peel, T, 8, 16, 40)                                   \
-    HSM_ROW_PEEL_KERNEL_B(hsm_row_##SFX##_v32_peel, T, 8, 32)                                       \
+    HSM_ROW_PEEL_KERNEL_B(hsm_row_##SFX##_v32_peel, T, 8, 32, hsm_row_body)                       \
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p40_peel, T, 40, 48)                               \
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p48_peel, T, 48, 48)                               \
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p56_peel, T, 56, 56)                               \
@@ -528,10 +537,10 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
         HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_p64_peel, DT, 8, 64)
 HSM_ROW_PEEL_KERNEL(hsm_row_f32_v8_peel, float, 4, 8, 32)
 HSM_ROW_PEEL_KERNEL(hsm_row_f32_v16_peel, float, 4, 16, 40)
-HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v20_peel, float, 4, 20)
-HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v24_peel, float, 4, 24)
-HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v28_peel, float, 4, 28)
-HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v32_peel, float, 4, 32)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v20_peel, float, 4, 20, hsm_row_body)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v24_peel, float, 4, 24, hsm_row_body)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v28_peel, float, 4, 28, hsm_row_body)
+HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v32_peel, float, 4, 32, hsm_row_body)
 HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 /* The forward with options: the plain kernels' chunks, fp32-held for every dtype (masked 16-bit rows
@@ -572,11 +581,7 @@ HSM_ROW_PEEL_SET(bf16, hsm_bf16)
  * for the residency of short rows. The packed ones are left at 64: capped at 56, p64's 84 bytes of
  * spills cost bf16 4096 x 4097 and 8191 12-14%, where fp16 4096 x 32771 gained 6% from a second block
  * a SM (H200, bench/results/h200-2026-11-24-peel-fwd.md). */
-#define HSM_ROW_FWD_PEEL_KERNEL(NAME, T, VEC, C)                                                      \
-    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
-    {                                                                                                 \
-        hsm_row_fwd_body<T, VEC, C, true>(a);                                                         \
-    }
+#define HSM_ROW_FWD_PEEL_KERNEL(NAME, T, VEC, C) HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, hsm_row_fwd_body)
 #define HSM_ROW_FWD_PEEL_KERNEL_CAP(NAME, T, VEC, C, REGS)                                            \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
     {                                                                                                 \
@@ -620,6 +625,11 @@ HSM_ROW_PEEL_SET(bf16, hsm_bf16)
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_s8_bwd, HSM_KOP_BWD, DT, 1, 8),                               \
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_v8_bwd, HSM_KOP_BWD, DT, VEC, 8),                             \
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_v16_bwd, HSM_KOP_BWD, DT, VEC, 16)
+/* The backward peeled (hsm_row_bwd_body's P): a twin of each vector kernel for rows at any element
+ * offset, which otherwise take the scalar kernels (fp32 4096 x 12345 at 0.68 of its aligned
+ * neighbour's speed, H200, bench/results/h200-2026-11-23-peel.md). */
+#define HSM_ROW_BWD_PEEL_KERNEL(NAME, T, VEC, C) HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, hsm_row_bwd_body)
+#define HSM_ROW_BWD_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_BWD, DT, VEC, C, 1)
 
 HSM_ROW_FWD_SET(f32, float, 4)
 HSM_ROW_KERNEL_B(hsm_row_f32_v20_fwd, float, 4, 20, hsm_row_fwd_body)
@@ -641,6 +651,13 @@ HSM_ROW_KERNEL_B(hsm_row_f32_v4_bwd, float, 4, 4, hsm_row_bwd_body)
 HSM_ROW_BWD_SET(f32, float, 4)
 HSM_ROW_BWD_SET(f16, hsm_f16, 8)
 HSM_ROW_BWD_SET(bf16, hsm_bf16, 8)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f32_v4_peel_bwd, float, 4, 4)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f32_v8_peel_bwd, float, 4, 8)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f32_v16_peel_bwd, float, 4, 16)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f16_v8_peel_bwd, hsm_f16, 8, 8)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f16_v16_peel_bwd, hsm_f16, 8, 16)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v8_peel_bwd, hsm_bf16, 8, 8)
+HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v16_peel_bwd, hsm_bf16, 8, 16)
 
 /* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
@@ -691,6 +708,13 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_ENTRY_K(hsm_row_f32_v16_bwd, HSM_KOP_BWD, HSM_F32, 4, 16),
     HSM_ROW_BWD_SET_ENTRIES(f16, HSM_F16, 8),
     HSM_ROW_BWD_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f32_v4_peel_bwd, HSM_F32, 4, 4),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f32_v8_peel_bwd, HSM_F32, 4, 8),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f32_v16_peel_bwd, HSM_F32, 4, 16),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f16_v8_peel_bwd, HSM_F16, 8, 8),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f16_v16_peel_bwd, HSM_F16, 8, 16),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_bf16_v8_peel_bwd, HSM_BF16, 8, 8),
+    HSM_ROW_BWD_PEEL_ENTRY(hsm_row_bf16_v16_peel_bwd, HSM_BF16, 8, 16),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

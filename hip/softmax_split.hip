@@ -444,8 +444,13 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 /* The backward over a group of co-resident blocks: each block holds y and dy of its part of the row,
  * `chunk` columns in registers and `staged` accesses per thread in shared memory (as fp32, 8 bytes a
  * column, whatever the dtypes), sums dy * y (softmax) or dy (log-softmax) over it, and the group
- * exchanges one partial sum per block; columns past what the group holds are read twice. */
-template <typename T, int VEC, int C, bool F>
+ * exchanges one partial sum per block; columns past what the group holds are read twice.
+ * P: peeled, rows at any element offset, dy's and dx's rows at the same offset as y's from their own
+ * accesses (the plan's condition). The group lays out the row's whole packs, from its first column
+ * on 16 bytes, as a row of its own (shorter by fewer than 2 VEC columns: the plan's geometry for the
+ * full length covers it); the edge elements around them go one a thread to the row's first block
+ * (hsm_peel_col), their terms in its partial sum. */
+template <typename T, int VEC, int C, bool F, bool P = false>
 __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
 {
     constexpr int SP = HSM_SPLIT_BWD_STAGE; /* accesses per staging step (of each tensor) */
@@ -480,8 +485,20 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
-        const int64_t bound = send < a.cols ? send : a.cols; /* this block's staged columns end here */
-        float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, a.cols, threadIdx.x, blockDim.x, yv, dv);
+        int64_t cols = a.cols, head = 0; /* the columns laid out, from column head of the row */
+        float ey = 0.0f, ed = 0.0f, el = 0.0f;
+        int ec = -1;
+        if constexpr (P) {
+            const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
+            head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
+            cols = (a.cols - head) / VEC * VEC;
+            ec = j == 0 ? hsm_peel_col<VEC>(lead, a.cols) : -1;
+            el = hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
+            yr += head;
+            dr = (const char *)dr + head * hsm_dtype_bytes(a.op.in2_dtype);
+        }
+        const int64_t bound = send < cols ? send : cols; /* this block's staged columns end here */
+        float ls = el + hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
         for (int t = 0; t < stiles; t++) {
             const int64_t c = scol0 + (int64_t)t * SP * saccess;
             ls += hsm_bwd_chunk_load<T, VEC, SP * VEC>(a, yr, dr, c, bound, threadIdx.x, blockDim.x, ty, td);
@@ -500,7 +517,7 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
                 }
         }
         for (int64_t t = 0; t < ntiles; t++)
-            ls += hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, resident + (t * k + j) * tile, a.cols, threadIdx.x,
+            ls += hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, resident + (t * k + j) * tile, cols, threadIdx.x,
                                                 blockDim.x, wy, wd);
         const bool given = a.op.stats_in != NULL;
         float sum = given ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
@@ -519,7 +536,11 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
             continue;
         }
         void *xrow = hsm_out_row(a, row);
-        hsm_bwd_chunk_store<VEC, C>(a, xrow, col0, a.cols, threadIdx.x, blockDim.x, yv, dv, sum);
+        if constexpr (P) {
+            hsm_bwd_edge_store(a, xrow, ec, ey, ed, sum);
+            xrow = (char *)xrow + head * hsm_dtype_bytes(a.op.out_dtype);
+        }
+        hsm_bwd_chunk_store<VEC, C>(a, xrow, col0, cols, threadIdx.x, blockDim.x, yv, dv, sum);
         for (int t = 0; t < stiles; t++) {
 #pragma unroll
             for (int q = 0; q < SP; q++)
@@ -534,8 +555,8 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
         }
         for (int64_t t = ntiles - 1; t >= 0; t--) {
             const int64_t t0 = resident + (t * k + j) * tile;
-            hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, t0, a.cols, threadIdx.x, blockDim.x, wy, wd);
-            hsm_bwd_chunk_store<VEC, U>(a, xrow, t0, a.cols, threadIdx.x, blockDim.x, wy, wd, sum);
+            hsm_bwd_chunk_load<T, VEC, U>(a, yr, dr, t0, cols, threadIdx.x, blockDim.x, wy, wd);
+            hsm_bwd_chunk_store<VEC, U>(a, xrow, t0, cols, threadIdx.x, blockDim.x, wy, wd, sum);
         }
     }
 }
@@ -556,8 +577,9 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
         BODY<T, VEC, C, F>(a);                                                                        \
     }
 #define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB) HSM_SPLIT_KERNEL_B(NAME, T, VEC, C, BOUND, MINB, hsm_split_body, false)
-#define HSM_SPLIT_ENTRY_K(NAME, KOP, DT, VEC, C, BOUND)                                               \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch, 0}
+#define HSM_SPLIT_ENTRY_KP(NAME, KOP, DT, VEC, C, BOUND, PEEL)                                        \
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch, PEEL}
+#define HSM_SPLIT_ENTRY_K(NAME, KOP, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_KP(NAME, KOP, DT, VEC, C, BOUND, 0)
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C, BOUND)
 
 /* Two register budgets: 24 values per thread in blocks of up to 1024 threads (64 registers each), and
@@ -604,6 +626,23 @@ HSM_SPLIT_SET(bf16, hsm_bf16, HSM_BF16, 8)
 HSM_SPLIT_OP_SET(f32, float, 4, 12)
 HSM_SPLIT_OP_SET(f16, hsm_f16, 8, 8)
 HSM_SPLIT_OP_SET(bf16, hsm_bf16, 8, 8)
+/* The backward's vector kernels peeled (hsm_split_bwd_body's P) for rows at any element offset, which
+ * otherwise take the scalar kernels (bf16 4096 x 50257 at 0.60 of its aligned neighbour's speed, H200,
+ * bench/results/h200-2026-11-23-peel.md). */
+#define HSM_SPLIT_BWD_PEEL_KERNEL(NAME, T, VEC, C, BOUND, MINB)                                       \
+    extern "C" __global__ void __launch_bounds__(BOUND, MINB) NAME(hsm_args a)                        \
+    {                                                                                                 \
+        hsm_split_bwd_body<T, VEC, C, true, true>(a);                                                 \
+    }
+#define HSM_SPLIT_BWD_PEEL_SET(SFX, T, VEC)                                                           \
+    HSM_SPLIT_BWD_PEEL_KERNEL(hsm_split_##SFX##_v_peel_bwd, T, VEC, 8, 1024, 1)                       \
+    HSM_SPLIT_BWD_PEEL_KERNEL(hsm_split_##SFX##_vw_peel_bwd, T, VEC, 24, 256, 2)
+#define HSM_SPLIT_BWD_PEEL_SET_ENTRIES(SFX, DT, VEC)                                                  \
+    HSM_SPLIT_ENTRY_KP(hsm_split_##SFX##_v_peel_bwd, HSM_KOP_BWD, DT, VEC, 8, 1024, 1),              \
+        HSM_SPLIT_ENTRY_KP(hsm_split_##SFX##_vw_peel_bwd, HSM_KOP_BWD, DT, VEC, 24, 256, 1)
+HSM_SPLIT_BWD_PEEL_SET(f32, float, 4)
+HSM_SPLIT_BWD_PEEL_SET(f16, hsm_f16, 8)
+HSM_SPLIT_BWD_PEEL_SET(bf16, hsm_bf16, 8)
 
 static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
@@ -612,6 +651,9 @@ static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_OP_SET_ENTRIES(f32, HSM_F32, 4, 12),
     HSM_SPLIT_OP_SET_ENTRIES(f16, HSM_F16, 8, 8),
     HSM_SPLIT_OP_SET_ENTRIES(bf16, HSM_BF16, 8, 8),
+    HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_SPLIT_BWD_PEEL_SET_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)

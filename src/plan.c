@@ -545,12 +545,13 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
 
-/* A plain forward, or a forward with options that fwd_peel_ok allows, whose rows are not on 16 bytes
- * (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows would have
- * on 16 bytes, where that is ROW's or WARP's (the latter only for the plain forward, with x and y
- * rows at the same offsets), with that family's peeled twins of its kernels (the
- * same chunks: the same choice, but for the twins' registers and WARP's lead); where it is SPLIT's or
- * ONLINE's (which have no twins), ROW's twins if a block holds the row; else the scalar plan. */
+/* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
+ * on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows
+ * would have on 16 bytes, where that is ROW's or WARP's (the latter only for the plain forward, with x
+ * and y rows at the same offsets), or SPLIT's or ONLINE's for the backward, with that family's peeled
+ * twins of its kernels (the same chunks: the same choice, but for the twins' registers and WARP's
+ * lead); where it is SPLIT's or ONLINE's without twins (the forward), ROW's twins if a block holds the
+ * row; else the scalar plan. */
 static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                      int64_t rows, int64_t cols, hsm_plan *out)
 {
@@ -559,11 +560,30 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     qv.peel = 0;
     hsm_plan aligned;
     memset(&aligned, 0, sizeof aligned);
-    /* The room SPLIT takes for rows off their line: rows at any offset are off it. */
-    const int lead = (int)((HSM_LINE_BYTES - 16) / elem_bytes(q->dt));
+    /* The room SPLIT's forward takes for rows off their line: rows at any offset are off it (the
+     * backward lays rows out from their first column). */
+    const int lead = q->kop == HSM_KOP_BWD ? 0 : (int)((HSM_LINE_BYTES - 16) / elem_bytes(q->dt));
     if (plan_compute(h, family, &qv, rows, cols, 0, lead, &aligned) == HIPSOFTMAX_STATUS_SUCCESS) {
         qv.peel = 1;
         const hsm_family af = aligned.ks->k->family;
+        if (af == HSM_FAMILY_SPLIT) {
+            /* SPLIT's backward twins lay out the row's whole packs, fewer columns than cols: the
+             * aligned plan as it is (groups or single blocks, staging), on the twin of its kernel
+             * where the twin is as resident (a cooperative grid must be). */
+            const hsm_kernel_state *t = next_kernel(h, NULL, HSM_FAMILY_SPLIT, &qv);
+            while (t != NULL && (t->k->cols_per_thread != aligned.ks->k->cols_per_thread ||
+                                 t->k->max_block != aligned.ks->k->max_block))
+                t = next_kernel(h, t, HSM_FAMILY_SPLIT, &qv);
+            if (t != NULL && occupancy_smem(h, t, aligned.block, aligned.smem_bytes) >=
+                                 occupancy_smem(h, aligned.ks, aligned.block, aligned.smem_bytes)) {
+                *out = aligned;
+                out->ks = t;
+                return HIPSOFTMAX_STATUS_SUCCESS;
+            }
+        }
+        /* ONLINE's backward twins, the same way (its plan is the row's tiles, each read twice). */
+        if (af == HSM_FAMILY_ONLINE && plan_online(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
         if (af == HSM_FAMILY_WARP) {
             /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as
              * it is (H200: fp16 65536 x 77, 16 lanes of 8 either way, 1.31x the scalar kernel; bf16
@@ -768,22 +788,34 @@ static int same_offset(const hsm_call *c)
            (p->rows == 1 || bytes_multiple_of(stride_diff, es, 16));
 }
 
-/* Whether a forward with options may take ROW's peeled twins (v: x's elements in 16 bytes): no mask
- * tensor (the twins have no mask loads), and every output row at the same offset as its x row from
- * the output's own accesses: an output pack of v elements lies on m = min(v, 16 / its size)
- * elements where x's lies on 16 bytes, so y's row start in its elements must equal x's modulo m.
- * Taken as allocated (256-byte aligned) without pointers. */
-static int fwd_peel_ok(const hsm_call *c, int v)
+/* Whether tensor t's rows (t_es bytes an element) lie at the same offset as the first input's (base)
+ * from t's own accesses: a pack of v elements of t lies on m = min(v, 16 / t_es) elements where the
+ * input's lies on 16 bytes, so t's row starts in its elements must equal the input's modulo m. A null
+ * pointer is taken as allocated (256-byte aligned). */
+static int peel_same_offset(const void *base, size_t b_es, int64_t b_stride, const void *t, size_t t_es,
+                            int64_t t_stride, int64_t rows, int v)
+{
+    const uint64_t m = 16 / t_es < (uint64_t)v ? 16 / t_es : (uint64_t)v; /* a power of two */
+    const uint64_t b0 = base != NULL ? (uint64_t)(uintptr_t)base : 256, t0 = t != NULL ? (uint64_t)(uintptr_t)t : 256;
+    return (b0 / b_es - t0 / t_es) % m == 0 && (rows == 1 || ((uint64_t)b_stride - (uint64_t)t_stride) % m == 0);
+}
+
+/* Whether a forward with options or a backward may take the peeled twins (v: the first input's
+ * elements in 16 bytes): ROW's for the forward, with no mask tensor (they have no mask loads); ROW's
+ * and SPLIT's for the backward. Every other tensor's rows must lie at the first input's offset
+ * (peel_same_offset): y's in the forward, dy's and dx's in the backward. */
+static int peel_ok(const hsm_call *c, int bwd, int v)
 {
     const hipsoftmax_problem *p = &c->p;
-    if (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL)
+    const size_t in_es = hsm_dtype_size(bwd ? p->y_dtype : p->x_dtype);
+    const int64_t in_stride = bwd ? p->y_row_stride : p->x_row_stride;
+    if (!bwd && (p->mask == HIPSOFTMAX_MASK_ADDITIVE || p->mask == HIPSOFTMAX_MASK_BOOL))
         return 0;
-    const uint64_t xs = hsm_dtype_size(p->x_dtype), ys = hsm_dtype_size(p->y_dtype);
-    const uint64_t m = 16 / ys < (uint64_t)v ? 16 / ys : (uint64_t)v; /* a power of two */
-    const uint64_t x = c->in0 != NULL ? (uint64_t)(uintptr_t)c->in0 : 256;
-    const uint64_t y = c->out != NULL ? (uint64_t)(uintptr_t)c->out : 256;
-    return (x / xs - y / ys) % m == 0 &&
-           (p->rows == 1 || ((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride) % m == 0);
+    if (bwd && !peel_same_offset(c->in0, in_es, in_stride, c->in1, hsm_dtype_size(p->dy_dtype), p->dy_row_stride,
+                                 p->rows, v))
+        return 0;
+    return peel_same_offset(c->in0, in_es, in_stride, c->out, hsm_dtype_size(bwd ? p->x_dtype : p->y_dtype),
+                            bwd ? p->x_row_stride : p->y_row_stride, p->rows, v);
 }
 
 /* Preconditions: the call passed hsm_validate. */
@@ -849,12 +881,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     } else if ((q.kop == HSM_KOP_PLAIN &&
                 (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
                                   : q.vec == 1 && v > 1)) ||
-               (q.kop == HSM_KOP_FWD && v > 1 && fwd_peel_ok(call, v) &&
+               (q.kop != HSM_KOP_PLAIN && v > 1 && peel_ok(call, bwd, v) &&
                 (forced_k != NULL ? forced_k->peel : q.vec == 1))) {
         /* The peeled kernels take the plain forward's rows at any offset (WARP's with x and y rows at
-         * the same offsets), and ROW's the forward with options where fwd_peel_ok: a forced one
-         * serves every such layout (vec v, peel); otherwise rows off 16 bytes are planned by
-         * plan_peeled (vec 1, peel). */
+         * the same offsets), ROW's the forward with options and ROW's and SPLIT's the backward where
+         * peel_ok: a forced one serves every such layout (vec v, peel); otherwise rows off 16 bytes
+         * are planned by plan_peeled (vec 1, peel). */
         if (forced_k != NULL)
             q.vec = v;
         q.peel = 1;

@@ -15,10 +15,12 @@
  * A kernel the plan says cannot serve a shape (a vector kernel on the unaligned rows, a scalar one on
  * the vector layouts, a row longer than it holds) returns NOT_SUPPORTED: counted and listed per
  * kernel, not failed; but every kernel must run at least one case (on sm_80, sm_90 and gfx942 each
- * serves several), else the test would say nothing of it. The peeled kernels (_peel: the plain
- * forward's vector kernels for rows at any element offset) serve the unaligned rows too (packs
- * straddling both ends of a row): ROW's in every layout, WARP's where x and y rows lie at the same
- * offsets (not the x stride+1, y dense one).
+ * serves several), else the test would say nothing of it. The peeled kernels (_peel: vector kernels
+ * for rows at any element offset) serve the unaligned rows too (packs straddling both ends of a row):
+ * the plain forward's ROW twins in every layout, its WARP twins where x and y rows lie at the same
+ * offsets (not the x stride+1, y dense one); the forward with options' (_peel_fwd) and the backward's
+ * (_peel_bwd: ROW, SPLIT, ONLINE) where every tensor's rows lie at the input's offset from their own
+ * accesses (dense and stride+1, not the layouts whose tensors start at different places).
  *
  * Every buffer is allocated to exactly its offset plus its extent, so compute-sanitizer (the
  * sanitizer.memcheck.unaligned tests, HSM_TEST_QUICK: fewer shapes and rows) reports a read past the

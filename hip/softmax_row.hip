@@ -626,8 +626,8 @@ HSM_ROW_PEEL_SET(bf16, hsm_bf16)
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_v8_bwd, HSM_KOP_BWD, DT, VEC, 8),                             \
         HSM_ROW_ENTRY_K(hsm_row_##SFX##_v16_bwd, HSM_KOP_BWD, DT, VEC, 16)
 /* The backward peeled (hsm_row_bwd_body's P): a twin of each vector kernel for rows at any element
- * offset, which otherwise take the scalar kernels (fp32 4096 x 12345 at 0.68 of its aligned
- * neighbour's speed, H200, bench/results/h200-2026-11-23-peel.md). */
+ * offset, which otherwise take the scalar kernels (H200, fp16 16384 x 1023: s8 at 0.67 of its aligned
+ * neighbour's speed, v16_peel at 0.89, bench/results/h200-2026-11-24-peel-bwd.md). */
 #define HSM_ROW_BWD_PEEL_KERNEL(NAME, T, VEC, C) HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, hsm_row_bwd_body)
 #define HSM_ROW_BWD_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_BWD, DT, VEC, C, 1)
 

@@ -168,18 +168,14 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
-        int64_t cols = a.cols, head = 0; /* the columns the passes take, from column head of the row */
-        float ey = 0.0f, ed = 0.0f, s = 0.0f;
-        int ec = -1;
+        hsm_peel_row pr = {0, a.cols, -1, 0.0f, 0.0f, 0.0f}; /* the columns the passes take, from column head */
         if constexpr (P) {
-            const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
-            head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
-            cols = (a.cols - head) / VEC * VEC;
-            ec = hsm_peel_col<VEC>(lead, a.cols);
-            s = hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
-            yr += head;
-            dr = (const char *)dr + head * hsm_dtype_bytes(a.op.in2_dtype);
+            pr = hsm_bwd_peel_row<T, VEC>(a, yr, dr, true);
+            yr += pr.head;
+            dr = (const char *)dr + pr.head * hsm_dtype_bytes(a.op.in2_dtype);
         }
+        const int64_t cols = pr.cols;
+        float s = pr.term;
         if (a.op.stats_in != NULL) {
             s = hsm_bwd_given(a, row);
         } else {
@@ -194,8 +190,8 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
         }
         void *xrow = hsm_out_row(a, row);
         if constexpr (P) {
-            hsm_bwd_edge_store(a, xrow, ec, ey, ed, s);
-            xrow = (char *)xrow + head * hsm_dtype_bytes(a.op.out_dtype);
+            hsm_bwd_edge_store(a, xrow, pr.ec, pr.ey, pr.ed, s);
+            xrow = (char *)xrow + pr.head * hsm_dtype_bytes(a.op.out_dtype);
         }
         for (int64_t t = (cols + step - 1) / step - 1; t >= 0; t--) {
             hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, cols, threadIdx.x, blockDim.x, yv, dv);

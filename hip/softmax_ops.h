@@ -480,6 +480,19 @@ __device__ __forceinline__ void hsm_fwd_store_pack(const hsm_args &a, void *yrow
     }
 }
 
+/* A peeled row's edge element (hsm_peel_col: column ec, or -1 for none) written from its value ev:
+ * log-softmax from u, softmax in mode SOFTMAX (ev the exponential, or u). */
+template <int SOFTMAX>
+__device__ __forceinline__ void hsm_fwd_edge_store(const hsm_args &a, void *yrow, int ec, float ev, const hsm_epi &e)
+{
+    if (ec < 0)
+        return;
+    if (a.op.log)
+        hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
+    else
+        hsm_fwd_store_pack<1, SOFTMAX>(a, yrow, ec, &ev, e);
+}
+
 /* hsm_chunk_store with the forward's epilogue in one mode; the output dtype is chosen per pack (a
  * switch every thread takes the same way): a loop per dtype kept three copies of the values' uses
  * live, and the fp32 kernel holding 32 values spilled. */
@@ -711,6 +724,26 @@ __device__ __forceinline__ float hsm_bwd_edge_load(const hsm_args &a, const T *y
     ey = hsm_to_float(yr[ec]);
     ed = hsm_in2_elem(a, drow, ec);
     return a.op.log ? ed : ed * ey;
+}
+
+/* A peeled row laid out from its first column on 16 bytes (SPLIT's and ONLINE's backward twins): its
+ * whole packs span cols columns from column head; ec is this thread's edge element (hsm_peel_col;
+ * -1 for none, or where `edges` is false), read into ey and ed with its term of the sum in term. */
+struct hsm_peel_row {
+    int64_t head, cols;
+    int ec;
+    float ey, ed, term;
+};
+template <typename T, int VEC>
+__device__ __forceinline__ hsm_peel_row hsm_bwd_peel_row(const hsm_args &a, const T *yr, const void *drow, bool edges)
+{
+    hsm_peel_row r;
+    const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
+    r.head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
+    r.cols = (a.cols - r.head) / VEC * VEC;
+    r.ec = edges ? hsm_peel_col<VEC>(lead, a.cols) : -1;
+    r.term = hsm_bwd_edge_load(a, yr, drow, r.ec, r.ey, r.ed);
+    return r;
 }
 
 /* Its gradient written, once the row's sum s is known. */

@@ -251,12 +251,8 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
             continue;
         void *yrow = hsm_out_row(a, row);
         hsm_fwd_chunk_store<VEC, C>(a, yrow, -lead, threadIdx.x, blockDim.x, v, e, wrap, pb);
-        if (P && ec >= 0) {
-            if (a.op.log)
-                hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
-            else
-                hsm_fwd_store_pack<1, HSM_FROM_EXP>(a, yrow, ec, &ev, e);
-        }
+        if constexpr (P)
+            hsm_fwd_edge_store<HSM_FROM_EXP>(a, yrow, ec, ev, e);
     }
 }
 
@@ -424,12 +420,8 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
             hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, bound, left, step, lim, e);
         else
             hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, bound, left, step, lim, e);
-        if (P && ec >= 0) {
-            if (a.op.log)
-                hsm_fwd_store_pack<1, HSM_FROM_U_LOG>(a, yrow, ec, &ev, e);
-            else
-                hsm_fwd_store_pack<1, HSM_FROM_U_SOFTMAX>(a, yrow, ec, &ev, e);
-        }
+        if constexpr (P)
+            hsm_fwd_edge_store<HSM_FROM_U_SOFTMAX>(a, yrow, ec, ev, e);
     }
 }
 
@@ -503,11 +495,12 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
  * that spills nothing or little (sm_90: fp32 v16 8 bytes; v20 and v24, which spilled 16-24 bytes at
  * their twins' 48 and 56, are left free), so that the plan finds the residency it finds for rows on
  * 16 bytes (fp32 4096 x 1023 at 50 registers: 21 blocks of 64 a SM, against 25 at 4096 x 1024). */
-#define HSM_ROW_PEEL_KERNEL(NAME, T, VEC, C, REGS)                                                    \
+#define HSM_ROW_PEEL_KERNEL_CAP(NAME, T, VEC, C, BODY, REGS)                                          \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
     {                                                                                                 \
-        hsm_row_body<T, VEC, C, true>(a);                                                             \
+        BODY<T, VEC, C, true>(a);                                                                     \
     }
+#define HSM_ROW_PEEL_KERNEL(NAME, T, VEC, C, REGS) HSM_ROW_PEEL_KERNEL_CAP(NAME, T, VEC, C, hsm_row_body, REGS)
 #define HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, BODY)                                                  \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
@@ -583,10 +576,7 @@ HSM_ROW_PEEL_SET(bf16, hsm_bf16)
  * a SM (H200, bench/results/h200-2026-11-24-peel-fwd.md). */
 #define HSM_ROW_FWD_PEEL_KERNEL(NAME, T, VEC, C) HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, hsm_row_fwd_body)
 #define HSM_ROW_FWD_PEEL_KERNEL_CAP(NAME, T, VEC, C, REGS)                                            \
-    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
-    {                                                                                                 \
-        hsm_row_fwd_body<T, VEC, C, true>(a);                                                         \
-    }
+    HSM_ROW_PEEL_KERNEL_CAP(NAME, T, VEC, C, hsm_row_fwd_body, REGS)
 #define HSM_ROW_PACKED_FWD_PEEL_KERNEL(NAME, T, C)                                                    \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \

@@ -485,20 +485,15 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
-        int64_t cols = a.cols, head = 0; /* the columns laid out, from column head of the row */
-        float ey = 0.0f, ed = 0.0f, el = 0.0f;
-        int ec = -1;
+        hsm_peel_row pr = {0, a.cols, -1, 0.0f, 0.0f, 0.0f}; /* the columns laid out, from column head */
         if constexpr (P) {
-            const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
-            head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
-            cols = (a.cols - head) / VEC * VEC;
-            ec = j == 0 ? hsm_peel_col<VEC>(lead, a.cols) : -1;
-            el = hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
-            yr += head;
-            dr = (const char *)dr + head * hsm_dtype_bytes(a.op.in2_dtype);
+            pr = hsm_bwd_peel_row<T, VEC>(a, yr, dr, j == 0);
+            yr += pr.head;
+            dr = (const char *)dr + pr.head * hsm_dtype_bytes(a.op.in2_dtype);
         }
+        const int64_t cols = pr.cols;
         const int64_t bound = send < cols ? send : cols; /* this block's staged columns end here */
-        float ls = el + hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
+        float ls = pr.term + hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
         for (int t = 0; t < stiles; t++) {
             const int64_t c = scol0 + (int64_t)t * SP * saccess;
             ls += hsm_bwd_chunk_load<T, VEC, SP * VEC>(a, yr, dr, c, bound, threadIdx.x, blockDim.x, ty, td);
@@ -537,8 +532,8 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
         }
         void *xrow = hsm_out_row(a, row);
         if constexpr (P) {
-            hsm_bwd_edge_store(a, xrow, ec, ey, ed, sum);
-            xrow = (char *)xrow + head * hsm_dtype_bytes(a.op.out_dtype);
+            hsm_bwd_edge_store(a, xrow, pr.ec, pr.ey, pr.ed, sum);
+            xrow = (char *)xrow + pr.head * hsm_dtype_bytes(a.op.out_dtype);
         }
         hsm_bwd_chunk_store<VEC, C>(a, xrow, col0, cols, threadIdx.x, blockDim.x, yv, dv, sum);
         for (int t = 0; t < stiles; t++) {

@@ -151,18 +151,25 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
     }
 }
 
-/* The backward: a pass for the row's sum, then one that writes dx, in reverse so that the end of
- * the row, read last, is still in L2. Each tensor read at most twice. P: peeled, rows at any element
- * offset with dy's and dx's rows at the same offset as y's from their own accesses (the plan's
- * condition): the passes take the row's whole packs, from its first column on 16 bytes, as a row of
- * their own, and the edge elements around them go one a thread (hsm_peel_col). */
-template <typename T, int VEC, bool F, bool P = false>
-__device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
+/* The backward: a pass for the row's sum, then one that writes dx. The first `cached_tiles` tiles are
+ * kept in shared memory/LDS as loaded, dy's packs and, for softmax, y's (log-softmax's sum is of dy
+ * alone, so its first pass reads only dy and its second reads y once, from the tensor); the rest is
+ * read again in reverse, so that the end of the row, read last, is still in L2. Each tensor read at
+ * most twice. P: peeled, rows at any element offset with dy's and dx's rows at the same offset as y's
+ * from their own accesses (the plan's condition): the passes take the row's whole packs, from its
+ * first column on 16 bytes, as a row of their own, and the edge elements around them go one a thread
+ * (hsm_peel_col). */
+template <typename T, int VEC, bool P, bool LOG>
+__device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
 {
     constexpr int C = VEC * HSM_ONLINE_BWD_UNROLL;
     __shared__ float red[2][HSM_MAX_WARPS];
+    extern __shared__ __align__(16) unsigned char hsm_online_cache[]; /* holds 16-byte packs */
     const T *y = (const T *)a.x;
     const int64_t step = (int64_t)blockDim.x * C;
+    /* A tile's cache: its y packs (softmax), then its dy packs (hsm_bwd_chunk_load_t's layout). */
+    const size_t tile_bytes = (size_t)blockDim.x * HSM_ONLINE_BWD_UNROLL *
+                              ((LOG ? 0 : sizeof(hsm_pack<T, VEC>)) + VEC * hsm_dtype_bytes(a.op.in2_dtype));
     float yv[C], dv[C];
     int parity = 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
@@ -176,11 +183,19 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
         }
         const int64_t cols = pr.cols;
         float s = pr.term;
+        int64_t kept = 0;
         if (a.op.stats_in != NULL) {
             s = hsm_bwd_given(a, row);
         } else {
-            for (int64_t col0 = 0; col0 < cols; col0 += step)
-                s += hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
+            int64_t t = 0;
+            for (int64_t col0 = 0; col0 < cols; col0 += step, t++) {
+                if (t < a.cached_tiles)
+                    s += hsm_bwd_chunk_load<T, VEC, C, !LOG, HSM_BWD_KEEP, !LOG>(
+                        a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv, 0, hsm_online_cache + t * tile_bytes);
+                else
+                    s += hsm_bwd_chunk_load<T, VEC, C, !LOG>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
+            }
+            kept = t < a.cached_tiles ? t : a.cached_tiles;
             s = hsm_block_sum(s, red[parity]);
         }
         if (a.op.no_out) {
@@ -194,10 +209,25 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
             xrow = (char *)xrow + pr.head * hsm_dtype_bytes(a.op.out_dtype);
         }
         for (int64_t t = (cols + step - 1) / step - 1; t >= 0; t--) {
-            hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, cols, threadIdx.x, blockDim.x, yv, dv);
-            hsm_bwd_chunk_store<VEC, C>(a, xrow, t * step, cols, threadIdx.x, blockDim.x, yv, dv, s);
+            if (t < kept)
+                hsm_bwd_chunk_load<T, VEC, C, true, HSM_BWD_FROM, !LOG>(a, yr, dr, t * step, cols, threadIdx.x,
+                                                                         blockDim.x, yv, dv, 0,
+                                                                         hsm_online_cache + t * tile_bytes);
+            else
+                hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, t * step, cols, threadIdx.x, blockDim.x, yv, dv);
+            hsm_bwd_chunk_store_m<VEC, C, LOG>(a, xrow, t * step, cols, threadIdx.x, blockDim.x, yv, dv, s, 0);
         }
     }
+}
+
+/* The row loop of the call's algorithm: the passes read and keep different tensors. */
+template <typename T, int VEC, bool F, bool P = false>
+__device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
+{
+    if (a.op.log)
+        hsm_online_bwd_rows<T, VEC, P, true>(a);
+    else
+        hsm_online_bwd_rows<T, VEC, P, false>(a);
 }
 
 #define HSM_ONLINE_KERNEL(NAME, T, VEC, BODY, F)                                                      \

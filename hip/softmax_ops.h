@@ -603,23 +603,48 @@ __device__ __forceinline__ float hsm_in2_elem(const hsm_args &a, const void *dro
     }
 }
 
+/* Where a backward chunk's packs come from and go (ONLINE's tiles kept in shared memory/LDS):
+ * HSM_BWD_GLOBAL read from the tensors; HSM_BWD_KEEP read from them and stored in the tile's cache;
+ * HSM_BWD_FROM read from the cache (y from the tensor where the cache holds dy alone). A tile's
+ * cache holds each thread's packs at its own slots (p * width + lane, so no barrier is needed
+ * between the passes): y's first where it holds y, then dy's. */
+enum { HSM_BWD_GLOBAL = 0, HSM_BWD_KEEP = 1, HSM_BWD_FROM = 2 };
+
 /* y and dy of a thread's chunk (the hsm_chunk_load layout), and its share of the row's sum: of dy * y
  * (softmax) or of dy (log-softmax). Columns outside the row hold 0 and add nothing. Loads first,
- * conversions after, as in hsm_fwd_chunk_load_m. */
-template <typename T, typename TD, int VEC, int C>
+ * conversions after, as in hsm_fwd_chunk_load_m. Y: y is read at all (log-softmax's sum needs dy
+ * alone); CM: where the packs come from and go (above), with YC: the cache holds y's packs too. */
+template <typename T, typename TD, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false>
 __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr, int64_t col0, int64_t cols, int lane,
-                                                      int width, float *yv, float *dv, int log, int64_t wrap)
+                                                      int width, float *yv, float *dv, int log, int64_t wrap,
+                                                      unsigned char *cache)
 {
     hsm_pack<T, VEC> yp[C / VEC];
     hsm_raw<TD, VEC> dp[C / VEC];
+    hsm_pack<T, VEC> *cy = reinterpret_cast<hsm_pack<T, VEC> *>(cache);
+    hsm_raw<TD, VEC> *cd = reinterpret_cast<hsm_raw<TD, VEC> *>(
+        cache + (YC ? (size_t)width * (C / VEC) * sizeof(hsm_pack<T, VEC>) : 0));
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
         int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
         if (p == 0 && col < 0)
             col += wrap;
+        const int at = p * width + lane;
         if ((uint64_t)col < (uint64_t)cols) {
-            yp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(yr + col);
-            hsm_raw_load<TD, VEC>(dp[p], dr + col);
+            if constexpr (Y) {
+                if constexpr (CM == HSM_BWD_FROM && YC)
+                    yp[p] = cy[at];
+                else
+                    yp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(yr + col);
+                if constexpr (CM == HSM_BWD_KEEP && YC)
+                    cy[at] = yp[p];
+            }
+            if constexpr (CM == HSM_BWD_FROM)
+                dp[p] = cd[at];
+            else
+                hsm_raw_load<TD, VEC>(dp[p], dr + col);
+            if constexpr (CM == HSM_BWD_KEEP)
+                cd[at] = dp[p];
         } else { /* zeros: add nothing, and are never written */
             yp[p] = hsm_pack<T, VEC>{};
             dp[p] = hsm_raw<TD, VEC>{};
@@ -630,30 +655,34 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
     for (int p = 0; p < C / VEC; p++) {
 #pragma unroll
         for (int i = 0; i < VEC; i++) {
-            yv[p * VEC + i] = hsm_to_float(yp[p].v[i]);
             dv[p * VEC + i] = hsm_raw_elem<TD, VEC>(dp[p], i);
-            s += log ? dv[p * VEC + i] : dv[p * VEC + i] * yv[p * VEC + i];
+            if constexpr (Y) {
+                yv[p * VEC + i] = hsm_to_float(yp[p].v[i]);
+                s += log ? dv[p * VEC + i] : dv[p * VEC + i] * yv[p * VEC + i];
+            } else {
+                s += dv[p * VEC + i];
+            }
         }
     }
     return s;
 }
 
 /* The chunk load of dy's dtype; columns [0, cols) of the row are read. */
-template <typename T, int VEC, int C>
+template <typename T, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false>
 __device__ __forceinline__ float hsm_bwd_chunk_load(const hsm_args &a, const T *yr, const void *drow, int64_t col0,
                                                     int64_t cols, int lane, int width, float *yv, float *dv,
-                                                    int64_t wrap = 0)
+                                                    int64_t wrap = 0, unsigned char *cache = nullptr)
 {
     switch (a.op.in2_dtype) {
     case HSM_F16:
-        return hsm_bwd_chunk_load_t<T, hsm_f16, VEC, C>(yr, (const hsm_f16 *)drow, col0, cols, lane, width, yv, dv,
-                                                        a.op.log, wrap);
+        return hsm_bwd_chunk_load_t<T, hsm_f16, VEC, C, Y, CM, YC>(yr, (const hsm_f16 *)drow, col0, cols, lane, width,
+                                                                   yv, dv, a.op.log, wrap, cache);
     case HSM_BF16:
-        return hsm_bwd_chunk_load_t<T, hsm_bf16, VEC, C>(yr, (const hsm_bf16 *)drow, col0, cols, lane, width, yv, dv,
-                                                         a.op.log, wrap);
+        return hsm_bwd_chunk_load_t<T, hsm_bf16, VEC, C, Y, CM, YC>(yr, (const hsm_bf16 *)drow, col0, cols, lane,
+                                                                    width, yv, dv, a.op.log, wrap, cache);
     default:
-        return hsm_bwd_chunk_load_t<T, float, VEC, C>(yr, (const float *)drow, col0, cols, lane, width, yv, dv,
-                                                      a.op.log, wrap);
+        return hsm_bwd_chunk_load_t<T, float, VEC, C, Y, CM, YC>(yr, (const float *)drow, col0, cols, lane, width, yv,
+                                                                 dv, a.op.log, wrap, cache);
     }
 }
 

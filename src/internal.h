@@ -97,6 +97,8 @@ typedef struct hsm_req {
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */
     int64_t stage_es;  /* bytes of shared memory per column: SPLIT's, x's element or y and dy as fp32;
                           CHANNEL tiles', x's element, or y's and dy's */
+    int64_t keep_es;   /* the row backward: bytes of shared memory per column of a tile ONLINE keeps, dy's
+                          element and, for softmax, y's (log-softmax's first pass reads dy alone); else 0 */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

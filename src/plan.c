@@ -203,46 +203,75 @@ static int row_fits(const struct hipsoftmax_context *h, const hsm_req *q, int64_
     return best != NULL && cols <= (int64_t)best->k->max_block * best->k->cols_per_thread;
 }
 
-/* ONLINE: one block per row at a time, with as many of the row's tiles cached in shared memory as
- * the per-block limit allows. Two ways to spend that memory: keep every block the registers allow
- * resident (smaller cache each), or take the largest cache (often one block per SM). Measured on an
- * H200 (fp32, M=4096): with half the row or more cached, more resident blocks won (N=32K: 78% vs 74%
- * of the copy bandwidth); with less, the larger cache did (N=64K: 78% vs 73%, N=128K: 76% vs 69%). */
+/* ONLINE's geometry in blocks of `block` threads: the tiles of a row, how many of them each block keeps
+ * in shared memory and how many blocks are resident per SM/CU (0: none). Two ways to spend that
+ * memory: keep every block the registers allow resident (smaller cache each), or take the largest
+ * cache (often one block per SM). Measured on an H200 (fp32, M=4096): with half the row or more
+ * cached, more resident blocks won (N=32K: 78% vs 74% of the copy bandwidth); with less, the larger
+ * cache did (N=64K: 78% vs 73%, N=128K: 76% vs 69%). */
+typedef struct online_geometry {
+    int64_t tiles, cached, tile_bytes;
+    int resident;
+} online_geometry;
+static online_geometry online_fit(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s,
+                                  int block, int64_t cols)
+{
+    online_geometry g;
+    const int64_t tile = (int64_t)block * s->k->cols_per_thread;
+    g.tile_bytes = tile * (q->kop == HSM_KOP_BWD ? q->keep_es : elem_bytes(q->dt));
+    g.tiles = ceil_div(cols, tile);
+    /* A pass that reads the row once keeps nothing. */
+    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem && !q->one_pass
+                             ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
+    /* Every resident block the registers allow, each with the cache that still fits beside them. */
+    g.resident = occupancy(h, s, block);
+    g.cached = min64(g.tiles, (int64_t)limit / g.tile_bytes);
+    while (g.cached > 0 && occupancy_smem(h, s, block, (size_t)(g.cached * g.tile_bytes)) < g.resident)
+        g.cached--;
+    /* Less than half the row cached: take the largest cache instead. */
+    if (g.resident > 0 && 2 * g.cached < g.tiles) {
+        const int64_t most = min64(g.tiles, (int64_t)limit / g.tile_bytes);
+        const int r = occupancy_smem(h, s, block, (size_t)(most * g.tile_bytes));
+        if (r > 0 && most > g.cached) {
+            g.cached = most;
+            g.resident = r;
+        }
+    }
+    return g;
+}
+
+/* ONLINE: one block per row at a time, keeping as many of the row's tiles as online_fit finds. The
+ * backward also weighs blocks of half the threads: where as many threads stay resident, as twice the
+ * blocks, and each still keeps three quarters of its row or more, two rows in flight per SM overlap
+ * one's sum and second pass with the other's loads. Measured on an H200
+ * (bench/results/h200-2026-11-24-online-keep.md), 512 threads against 1024: bf16 4096 x 16384 softmax
+ * 84% of a same-size copy against 77%, 24576 86% against 65%, 32768 (3 of 4 tiles kept) 84% against
+ * 81%, log-softmax bf16 4096 x 50256 82% against 76%, fp32 4096 x 16384 95% against 94%. With half
+ * kept it went both ways: fp32 4096 x 24576 (3 of 6) 338.5 us against 354.2, log-softmax fp32 4096 x
+ * 50256 (7 of 13) 765.7 against 701.8; with less than half kept, one 512-thread block per SM was the
+ * slower (bf16 4096 x 50256 softmax 62% against 66%, log-softmax 1024 x 131072 68% against 86%). */
 static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                      int64_t cols, hsm_plan *out)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
     HSM_RETURN_IF(s == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    const int block = s->k->max_block;
-    const int64_t tile = (int64_t)block * s->k->cols_per_thread;
-    const int64_t tile_bytes = tile * elem_bytes(q->dt);
-    const int64_t tiles = ceil_div(cols, tile);
-    /* The backward caches nothing: it reads each tensor twice; nor does a pass that reads the row once. */
-    const size_t limit = h->dev.smem_per_block_optin > s->meta.static_smem && q->kop != HSM_KOP_BWD && !q->one_pass
-                             ? h->dev.smem_per_block_optin - s->meta.static_smem : 0;
-    /* Every resident block the registers allow, each with the cache that still fits beside them. */
-    const int bpc = occupancy(h, s, block);
-    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    int64_t cached = min64(tiles, (int64_t)limit / tile_bytes);
-    while (cached > 0 && occupancy_smem(h, s, block, (size_t)(cached * tile_bytes)) < bpc)
-        cached--;
-    int resident = bpc;
-    /* Less than half the row cached: take the largest cache instead. */
-    if (2 * cached < tiles) {
-        const int64_t most = min64(tiles, (int64_t)limit / tile_bytes);
-        const int r = occupancy_smem(h, s, block, (size_t)(most * tile_bytes));
-        if (r > 0 && most > cached) {
-            cached = most;
-            resident = r;
+    int block = s->k->max_block;
+    online_geometry g = online_fit(h, q, s, block, cols);
+    HSM_RETURN_IF(g.resident == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    if (q->kop == HSM_KOP_BWD) {
+        const online_geometry half = online_fit(h, q, s, block / 2, cols);
+        if (half.resident >= 2 * g.resident && 4 * half.cached >= 3 * half.tiles) {
+            block /= 2;
+            g = half;
         }
     }
     out->ks = s;
     out->block = block;
     out->group_width = 0;
     out->blocks_per_row = 1;
-    out->cached_tiles = (int)cached;
-    out->smem_bytes = (size_t)(cached * tile_bytes);
-    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * resident);
+    out->cached_tiles = (int)g.cached;
+    out->smem_bytes = (size_t)(g.cached * g.tile_bytes);
+    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * g.resident);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -496,16 +525,27 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  *    246), and with fewer rows than SMs SPLIT does (fp32 64 x 131072 given: 28 us against 36).
  * The full 16-bit backward, with a row for every SM/CU: measured on an
  * H200 (run 7 of the same file), bf16 4096 x 16384/32768/65536 and 1024 x 131072 ran 1.2-1.4x as fast
- * as on SPLIT (4096 x 65536: 514 us against 708, 75% of the copy bandwidth against 54%), fp16 alike;
- * fp32's stays on SPLIT, which was the faster there (4096 x 65536: 921 us against 1256). */
+ * as on SPLIT (4096 x 65536: 514 us against 708, 75% of the copy bandwidth against 54%), fp16 alike.
+ * The vector fp32 backward of rows of two of its tiles or more, where ONLINE keeps half the row or
+ * more (online_fit): once ONLINE kept tiles (bench/results/h200-2026-11-24-online-keep.md, run k3),
+ * 4096 x 16384 ran 1.08x as fast as on SPLIT, 32768 1.08x (log-softmax 1.07x, 1.24x), log-softmax
+ * 4096 x 50256 and 65536 1.04x and 1.10x; but softmax 4096 x 24576, its whole row kept in one block
+ * per SM, 0.97x (352.9 us against 341.8). With less kept SPLIT stays the faster (4096 x 65536
+ * softmax, 3 tiles of 8 kept: 975.5 against 921.2); on one tile or less, ROW and SPLIT were as fast
+ * within 3% either way (4096 x 8192 softmax 104.6 against 107.0, log-softmax 110.5 against 107.2). */
 static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
-    if (s == NULL || cols < (int64_t)s->k->max_block * s->k->cols_per_thread)
+    const int64_t tile = s != NULL ? (int64_t)s->k->max_block * s->k->cols_per_thread : 0;
+    if (s == NULL || cols < tile)
         return 0;
     const int many = rows >= (int64_t)h->dev.num_cus;
+    if (q->kop == HSM_KOP_BWD && q->dt == HSM_F32 && !q->one_pass) {
+        const online_geometry g = online_fit(h, q, s, s->k->max_block, cols);
+        return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles;
+    }
     if (q->kop == HSM_KOP_BWD)
-        return q->one_pass || (q->dt != HSM_F32 && many);
+        return q->one_pass || many;
     return q->one_pass && many && !row_fits(h, q, cols);
 }
 
@@ -581,7 +621,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 return HIPSOFTMAX_STATUS_SUCCESS;
             }
         }
-        /* ONLINE's backward twins, the same way (its plan is the row's tiles, each read twice). */
+        /* ONLINE's backward twins, the same way (its plan is the row's tiles and how many it keeps). */
         if (af == HSM_FAMILY_ONLINE && plan_online(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
         if (af == HSM_FAMILY_WARP) {
@@ -838,6 +878,8 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.same_offset = q.kop == HSM_KOP_PLAIN && same_offset(call); /* only the plain forward's plans use it */
     q.causal = !bwd && p->mask == HIPSOFTMAX_MASK_CAUSAL;
     q.stage_es = bwd ? 8 : (int64_t)es;
+    q.keep_es = bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) + (p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX ? 0 : (int64_t)es)
+                    : 0;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
      * The backward lays rows out from their first column. */
@@ -872,6 +914,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
          * and dy's beside y's in the backward. */
         q.vec = p->inner > 1 && vector_ok(call, v, p->inner) ? v : 1;
         q.stage_es = (int64_t)es + (bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) : 0);
+        q.keep_es = 0;
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;

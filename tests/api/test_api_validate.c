@@ -236,8 +236,33 @@ static void test_stats_plan(hipsoftmax_handle h)
     /* The full backward of such rows: ONLINE for 16-bit dtypes, not for fp32. */
     p.stats = NULL;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem == 0);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE);
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    char target[64];
+    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
+    if (strcmp(target, "sm_90") != 0)
+        return;
+    /* On sm_90 (228 KiB of shared memory an SM), ONLINE's backward in half blocks, two a SM, where each keeps half its row or more (bf16 4096 x
+     * 16384: two tiles of 8192 columns, y and dy kept); in whole blocks where they would keep less
+     * (log-softmax keeps dy alone: 7 of 1024 x 131072's 8 tiles). fp32 rows go to ONLINE where it
+     * keeps half of them (4096 x 16384), not otherwise (4096 x 65536, 3 tiles of 8). */
+    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.blocks_per_cu == 2 &&
+           info.dynamic_smem == 2 * 8192 * 4);
+    p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+    p.rows = 1024, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 131072;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 1024 && info.dynamic_smem == 7 * 16384 * 2);
+    p.algorithm = HIPSOFTMAX_ALGO_SOFTMAX;
+    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
+    p.rows = 4096, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem > 0);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 65536;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
 }

@@ -153,9 +153,12 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
 
 /* The backward: a pass for the row's sum, then one that writes dx. The first `cached_tiles` tiles are
  * kept in shared memory/LDS as loaded, dy's packs and, for softmax, y's (log-softmax's sum is of dy
- * alone, so its first pass reads only dy and its second reads y once, from the tensor); the rest is
- * read again in reverse, so that the end of the row, read last, is still in L2. Each tensor read at
- * most twice. P: peeled, rows at any element offset with dy's and dx's rows at the same offset as y's
+ * alone, so its first pass reads only dy and its second reads y once, from the tensor). The second
+ * pass goes in reverse: softmax's vector kernels find the tile the first read last still in registers
+ * (measured on an H200, bench/results/h200-2026-11-24-online-keep.md: bf16 4096 x 16384 1.08x, 50256
+ * 1.06x; log-softmax, which would hold dy's alone, was 4-6% slower so, and the scalar kernels would
+ * spill), and the rest is read again from the end of the row, which is the part most likely still in
+ * L2. Each tensor read at most twice. P: peeled, rows at any element offset with dy's and dx's rows at the same offset as y's
  * from their own accesses (the plan's condition): the passes take the row's whole packs, from its
  * first column on 16 bytes, as a row of their own, and the edge elements around them go one a thread
  * (hsm_peel_col). */
@@ -208,7 +211,14 @@ __device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
             hsm_bwd_edge_store(a, xrow, pr.ec, pr.ey, pr.ed, s);
             xrow = (char *)xrow + pr.head * hsm_dtype_bytes(a.op.out_dtype);
         }
-        for (int64_t t = (cols + step - 1) / step - 1; t >= 0; t--) {
+        int64_t t = (cols + step - 1) / step - 1;
+        if constexpr (!LOG && VEC > 1) {
+            if (a.op.stats_in == NULL && t >= 0) { /* the first pass's last chunk, still in yv and dv */
+                hsm_bwd_chunk_store_m<VEC, C, LOG>(a, xrow, t * step, cols, threadIdx.x, blockDim.x, yv, dv, s, 0);
+                t--;
+            }
+        }
+        for (; t >= 0; t--) {
             if (t < kept)
                 hsm_bwd_chunk_load<T, VEC, C, true, HSM_BWD_FROM, !LOG>(a, yr, dr, t * step, cols, threadIdx.x,
                                                                          blockDim.x, yv, dv, 0,

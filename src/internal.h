@@ -99,6 +99,7 @@ typedef struct hsm_req {
                           CHANNEL tiles', x's element, or y's and dy's */
     int64_t keep_es;   /* the row backward: bytes of shared memory per column of a tile ONLINE keeps, dy's
                           element and, for softmax, y's (log-softmax's first pass reads dy alone); else 0 */
+    int64_t out_es;    /* the row backward: dx's element bytes; else 0 */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

@@ -237,6 +237,15 @@ static online_geometry online_fit(const struct hipsoftmax_context *h, const hsm_
             g.resident = r;
         }
     }
+    /* A backward whose dx is wider than y (bf16 y and dy, fp32 dx), one block a SM: nothing kept.
+     * Measured on an H200 (bench/results/h200-2026-11-24-online-keep.md, run k6), bf16 -> fp32 4096 x
+     * 65536 and 50257 ran 1.05x and 1.03x as fast keeping none as keeping 3 of 4 tiles (743.0 us
+     * against 779.8, 660.1 against 680.8), 50256 as fast; in two blocks a SM (4096 x 16384) keeping
+     * ran 1.30x as fast as before tiles were kept. */
+    if (q->kop == HSM_KOP_BWD && q->out_es > elem_bytes(q->dt) && g.resident < 2) {
+        g.cached = 0;
+        g.resident = occupancy(h, s, block);
+    }
     return g;
 }
 
@@ -621,8 +630,11 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 return HIPSOFTMAX_STATUS_SUCCESS;
             }
         }
-        /* ONLINE's backward twins, the same way (its plan is the row's tiles and how many it keeps). */
-        if (af == HSM_FAMILY_ONLINE && plan_online(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        /* ONLINE's backward twins, the same way (its plan is the row's tiles and how many it keeps),
+         * planned for the whole packs they take: at most cols rounded down to the vector (fp16
+         * 32771 columns: two 1024-thread tiles, not three, the last of 3 columns). */
+        if (af == HSM_FAMILY_ONLINE &&
+            plan_online(h, &qv, rows, cols / qv.vec * qv.vec, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
         if (af == HSM_FAMILY_WARP) {
             /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as
@@ -878,8 +890,9 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     q.same_offset = q.kop == HSM_KOP_PLAIN && same_offset(call); /* only the plain forward's plans use it */
     q.causal = !bwd && p->mask == HIPSOFTMAX_MASK_CAUSAL;
     q.stage_es = bwd ? 8 : (int64_t)es;
-    q.keep_es = bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) + (p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX ? 0 : (int64_t)es)
-                    : 0;
+    const int is_log = p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+    q.keep_es = bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) + (is_log ? 0 : (int64_t)es) : 0;
+    q.out_es = bwd ? (int64_t)hsm_dtype_size(p->x_dtype) : 0;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
      * The backward lays rows out from their first column. */
@@ -915,6 +928,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.vec = p->inner > 1 && vector_ok(call, v, p->inner) ? v : 1;
         q.stage_es = (int64_t)es + (bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) : 0);
         q.keep_es = 0;
+        q.out_es = 0;
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;

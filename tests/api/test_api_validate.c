@@ -244,10 +244,11 @@ static void test_stats_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
     if (strcmp(target, "sm_90") != 0)
         return;
-    /* On sm_90 (228 KiB of shared memory an SM), ONLINE's backward in half blocks, two a SM, where each keeps half its row or more (bf16 4096 x
-     * 16384: two tiles of 8192 columns, y and dy kept); in whole blocks where they would keep less
-     * (log-softmax keeps dy alone: 7 of 1024 x 131072's 8 tiles). fp32 rows go to ONLINE where it
-     * keeps half of them (4096 x 16384), not otherwise (4096 x 65536, 3 tiles of 8). */
+    /* On sm_90 (228 KiB of shared memory an SM): ONLINE's backward in half blocks, two a SM, where
+     * each keeps three quarters of its row or more (bf16 4096 x 16384: two tiles of 8192 columns, y
+     * and dy kept); in whole blocks where they would keep less (log-softmax keeps dy alone: 7 of
+     * 1024 x 131072's 8 tiles). fp32 rows of two ONLINE tiles or more go to ONLINE where it keeps
+     * half of them (4096 x 16384), not otherwise (4096 x 65536, 3 tiles of 8; 4096 x 8192, one). */
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -265,6 +266,16 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 65536;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 8192;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    /* ONLINE's peeled twins are planned for the whole packs they take (fp16 4096 x 32771: those of
+     * 32768 columns, as its aligned neighbour: two 512-thread blocks a SM, 3 of 4 tiles kept). */
+    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F16;
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 32771;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.dynamic_smem == 3 * 8192 * 4 &&
+           strstr(info.kernel, "_peel_bwd") != NULL);
 }
 
 static void test_forced_kernels(hipsoftmax_handle h)

@@ -158,10 +158,10 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
  * (measured on an H200, bench/results/h200-2026-11-24-online-keep.md: bf16 4096 x 16384 1.08x, 50256
  * 1.06x; log-softmax, which would hold dy's alone, was 4-6% slower so, and the scalar kernels would
  * spill), and the rest is read again from the end of the row, which is the part most likely still in
- * L2. Each tensor read at most twice. P: peeled, rows at any element offset with dy's and dx's rows at the same offset as y's
- * from their own accesses (the plan's condition): the passes take the row's whole packs, from its
- * first column on 16 bytes, as a row of their own, and the edge elements around them go one a thread
- * (hsm_peel_col). */
+ * L2. Each tensor read at most twice. P: peeled, rows at any element offset with dy's and dx's rows
+ * at the same offset as y's from their own accesses (the plan's condition): the passes take the
+ * row's whole packs, from its first column on 16 bytes, as a row of their own, and the edge elements
+ * around them go one a thread (hsm_peel_col). */
 template <typename T, int VEC, bool P, bool LOG>
 __device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
 {

@@ -269,6 +269,15 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 8192;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
+    /* dx wider than y (bf16 y and dy, fp32 dx): one 1024-thread block a SM keeps nothing (4096 x
+     * 65536); two 512-thread ones keep their tiles (4096 x 16384). */
+    p.x_dtype = HIPSOFTMAX_DTYPE_F32, p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 65536;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 1024 && info.dynamic_smem == 0);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.dynamic_smem == 2 * 8192 * 4);
     /* ONLINE's peeled twins are planned for the whole packs they take (fp16 4096 x 32771: those of
      * 32768 columns, as its aligned neighbour: two 512-thread blocks a SM, 3 of 4 tiles kept). */
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F16;

@@ -125,6 +125,9 @@ int hsm_channel_streams(const hsm_kernel *k);
 /* Whether k is one of CHANNEL's tile kernels (a block stages all C positions of a tile of columns in
  * shared memory: C as long as that allows). */
 int hsm_channel_tiles(const hsm_kernel *k);
+/* Whether k is one of CHANNEL's word kernels (a 32-bit word of columns a lane, K positions a thread in
+ * registers; forward only). */
+int hsm_channel_words(const hsm_kernel *k);
 
 /* ROW's forward kernels that hold more than this many values a thread (fp32 28 and 32, 16-bit 32, not
  * the packed 16-bit kernels) are compiled without the path that takes given row statistics: beside

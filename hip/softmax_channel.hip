@@ -906,6 +906,161 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_body(const hsm_args &a)
     }
 }
 
+/* ---- word kernels (forward) -------------------------------------------------------------------
+ * A warp takes one 32-bit word of columns a lane across a line (a warp's words: 128 bytes on NVIDIA,
+ * 64 16-bit or 32 fp32 columns), and the G warps of a tile (hsm_args.channel_warps) split C: warp w
+ * takes positions w, w + G, ..., at most K of them, kept in registers, read once and written once. A
+ * block holds hsm_ch_word_groups tiles' warps. Why a kernel of its own: on an H100 (bench/results/
+ * h100-2026-11-25-channel-words.md) the tile forward executed 39 warp instructions an element in
+ * 16-bit (three passes over shared memory, two exponentials, the staging) and the register kernels
+ * above 70 (a 64-bit address and a predicate a position, every thread folding every warp's pair); here
+ * a position is one load, one exponential, one store a word, and the tile's (max, sum) pairs are
+ * folded once a column: the thread of the group whose index is the column's folds its G pairs in a
+ * fixed order (one to two columns a thread of the first warps), the others read the result. */
+
+/* Tiles (lines of columns) of a block: the warps of G-warp groups in a block of at most 256 threads,
+ * as the plan's block (plan_channel_word). */
+__device__ __forceinline__ int hsm_ch_word_groups(int G) { return (int)blockDim.x / (HSM_WARP_SIZE * G); }
+
+/* The word kernels' outputs of the thread's first n positions at p, step elements apart (MODE as in
+ * hsm_epi_value), in To: E values a position in one access (a 16-bit pair as one 32-bit word: the
+ * pack copied as a struct was stored as two 16-bit stores); BLEND: alpha and beta apply, chosen once
+ * outside the positions, as the tile kernels' hsm_ch_tile_out_b (tested a position, it cost a branch
+ * and two parameter loads a store). The register kernels keep hsm_ch_store_fwd: taking the branch
+ * out of their loop pushed fp32 r16_fwd to spill more (32 x 64 x 16384: 112-130 us against 105). */
+template <typename To, int N, int E, int MODE, bool BLEND>
+__device__ __forceinline__ void hsm_ch_word_store_t(const hsm_args &a, To *p, int64_t step, int n, const float *v,
+                                                    const hsm_epi *e)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k < n) {
+            float o[E];
+#pragma unroll
+            for (int j = 0; j < E; j++)
+                o[j] = hsm_epi_value<MODE>(v[k * E + j], e[j]);
+            To *q = p + k * step;
+            if (BLEND) {
+                hsm_put_out<To, E>(a, q, o);
+            } else if constexpr (sizeof(To) == 2 && E == 2) {
+                *reinterpret_cast<uint32_t *>(q) = hsm_pair_from_float(o[0], o[1], To{});
+            } else {
+                hsm_put<To, E>(q, o);
+            }
+        }
+    }
+}
+
+template <int N, int E, int MODE>
+__device__ __forceinline__ void hsm_ch_word_store(const hsm_args &a, void *yrow, int64_t at, int64_t step, int n,
+                                                  const float *v, const hsm_epi *e)
+{
+#define HSM_CH_WORD_STORE(TO)                                                                           \
+    (a.op.blend ? hsm_ch_word_store_t<TO, N, E, MODE, true>(a, (TO *)yrow + at, step, n, v, e)          \
+                : hsm_ch_word_store_t<TO, N, E, MODE, false>(a, (TO *)yrow + at, step, n, v, e))
+    switch (a.op.out_dtype) {
+    case HSM_F16: HSM_CH_WORD_STORE(hsm_f16); break;
+    case HSM_BF16: HSM_CH_WORD_STORE(hsm_bf16); break;
+    default: HSM_CH_WORD_STORE(float); break;
+    }
+#undef HSM_CH_WORD_STORE
+}
+
+/* The loop carries the tile's place alone (slice r, line c); what the pass derives from the
+ * arguments is derived again each pass from opaque copies (hsm_opaque), so it is not held in
+ * registers beside the K * E values. The plan keeps lines a slice and the grid's tiles a pass under
+ * 2^31. */
+template <typename T, int K>
+__device__ __forceinline__ void hsm_ch_word_fwd_body(const hsm_args &a)
+{
+    constexpr int E = (int)(4 / sizeof(T)); /* columns in a word */
+    constexpr int LINE = HSM_WARP_SIZE * E;  /* columns of a tile */
+    const int G0 = a.channel_warps, groups0 = hsm_ch_word_groups(G0);
+    const int tps0 = (int)((a.inner + LINE - 1) / LINE), t0 = (int)blockIdx.x * groups0 + (int)threadIdx.x / (HSM_WARP_SIZE * G0);
+    /* Tile t = blockIdx.x * groups + g, then gridDim.x * groups further each pass: its slice r and
+     * line c, stepped without a division a pass. */
+    const int tstep = (int)gridDim.x * groups0, dr = tstep / tps0, dc = tstep - dr * tps0;
+    int64_t r = t0 / tps0;
+    int c = t0 - (int)r * tps0;
+    const int64_t tiles = a.rows * tps0;
+    float v[K * E];
+    int parity = 0;
+    for (int64_t bt = blockIdx.x; bt * groups0 < tiles; bt += gridDim.x, parity ^= 1) {
+        const int lane = (int)hsm_opaque(threadIdx.x) % HSM_WARP_SIZE, warp = (int)hsm_opaque(threadIdx.x) / HSM_WARP_SIZE;
+        const int G = (int)hsm_opaque((uint32_t)a.channel_warps), groups = hsm_ch_word_groups(G);
+        const int g = warp / G, wg = warp % G;
+        const int64_t C = a.cols, inner = a.inner;
+        const float k = a.op.sigma * HSM_LOG2E;
+        /* The warp's positions wg, wg + G, ...: n of K (the plan gives G * K >= C). */
+        const bool on = r < a.rows && (int64_t)c * LINE + lane * E < inner; /* E divides inner (the plan) */
+        const int n = on && wg < C ? (int)((C - wg + G - 1) / G) : 0;
+        const int64_t step = (int64_t)G * inner, at = (int64_t)wg * inner + (int64_t)c * LINE + lane * E;
+        /* Shared memory, G > 1: [parity][max, sum][thread][E] partial pairs, then [parity][group][max,
+         * sum][LINE] folded ones (plan_channel_word sizes it). */
+        float *part = hsm_ch_smem, *done = hsm_ch_smem + 2 * 2 * E * blockDim.x;
+        float mt[E], M[E], S[E];
+        hsm_ch_load<T, K, E>((const T *)a.x + r * a.x_stride + at, step, n, v, mt);
+#pragma unroll
+        for (int j = 0; j < E; j++) {
+            hsm_epi et = hsm_epi_begin(a, mt[j]); /* the thread's own shift: its max, or 0 while every value is -inf */
+            et.m = mt[j] == HSM_NEG_INF ? 0.0f : mt[j];
+            float col[K];
+#pragma unroll
+            for (int q = 0; q < K; q++)
+                col[q] = v[q * E + j];
+            S[j] = hsm_fwd_sum<K>(a, col, et);
+#pragma unroll
+            for (int q = 0; q < K; q++)
+                v[q * E + j] = col[q];
+            M[j] = mt[j];
+        }
+        if (G > 1) {
+            float *pm = part + parity * 2 * E * (int)blockDim.x, *ps = pm + E * (int)blockDim.x;
+#pragma unroll
+            for (int j = 0; j < E; j++) {
+                pm[threadIdx.x * E + j] = M[j];
+                ps[threadIdx.x * E + j] = S[j];
+            }
+            __syncthreads();
+            /* Column q of the group's line: word q / E, element q % E of each of its G warps' lanes. */
+            float *dm = done + (parity * groups + g) * 2 * LINE, *ds = dm + LINE;
+            for (int q = wg * HSM_WARP_SIZE + lane; q < LINE; q += G * HSM_WARP_SIZE) {
+                const int first = (g * G * HSM_WARP_SIZE + q / E) * E + q % E;
+                float fm = pm[first], fs = ps[first];
+                for (int w = 1; w < G; w++)
+                    hsm_ch_pair_fold(fm, fs, pm[first + w * HSM_WARP_SIZE * E], ps[first + w * HSM_WARP_SIZE * E], k);
+                dm[q] = fm;
+                ds[q] = fs;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < E; j++) {
+                M[j] = dm[lane * E + j];
+                S[j] = ds[lane * E + j];
+            }
+        }
+        hsm_epi e[E];
+#pragma unroll
+        for (int j = 0; j < E; j++)
+            e[j] = hsm_ch_epi(a, M[j], S[j]);
+        void *yrow = hsm_out_row(a, r);
+        if (a.op.log) {
+            hsm_ch_word_store<K, E, HSM_FROM_U_LOG>(a, yrow, at, step, n, v, e);
+        } else {
+#pragma unroll
+            for (int j = 0; j < E; j++)
+                e[j].inv *= hsm_rescale_k(mt[j], M[j], k); /* from the thread's shift to the column's max */
+            hsm_ch_word_store<K, E, HSM_FROM_EXP>(a, yrow, at, step, n, v, e);
+        }
+        r += dr;
+        c += dc;
+        if (c >= tps0) {
+            c -= tps0;
+            r++;
+        }
+    }
+}
+
 #define HSM_CH_FWD(NAME, T, N, V, B, BODY)                                                            \
     extern "C" __global__ void __launch_bounds__(B) NAME(hsm_args a) { BODY<T, N, V>(a); }
 #define HSM_CH_BWD(NAME, T, N, V, B, STREAM)                                                          \
@@ -977,6 +1132,20 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_body(const hsm_args &a)
         HSM_CH_ENTRY(hsm_channel_##SFX##_vt_fwd, HSM_KOP_FWD, DT, RV, V, HSM_CHANNEL_TILE_BLOCK),     \
         HSM_CH_ENTRY(hsm_channel_##SFX##_vt_bwd, HSM_KOP_BWD, DT, RV, V, HSM_CHANNEL_TILE_BLOCK)
 
+/* Per dtype, the word kernels of K positions a thread (hsm_ch_word_fwd_body), forward: K of 16 and 32
+ * in fp32 (one column a word, any alignment: vec 1), of 8 and 16 in 16-bit (two columns a word: the
+ * layouts of 16-byte rows, vec V, where every word is aligned). Blocks of up to 32 warps: 64
+ * registers a thread on NVIDIA, which K * E values of 32 at most leave unspilled. */
+#define HSM_CHANNEL_WORD_BLOCK 1024
+#define HSM_CH_WORD(NAME, T, K)                                                                         \
+    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_WORD_BLOCK) NAME(hsm_args a) { hsm_ch_word_fwd_body<T, K>(a); }
+#define HSM_CH_WSET(SFX, T, K1, K2)                                                                     \
+    HSM_CH_WORD(hsm_channel_##SFX##_w##K1##_fwd, T, K1)                                                 \
+    HSM_CH_WORD(hsm_channel_##SFX##_w##K2##_fwd, T, K2)
+#define HSM_CH_WORD_ENTRIES(SFX, DT, K1, K2, V)                                                         \
+    HSM_CH_ENTRY(hsm_channel_##SFX##_w##K1##_fwd, HSM_KOP_FWD, DT, K1, V, HSM_CHANNEL_WORD_BLOCK),      \
+        HSM_CH_ENTRY(hsm_channel_##SFX##_w##K2##_fwd, HSM_KOP_FWD, DT, K2, V, HSM_CHANNEL_WORD_BLOCK)
+
 HSM_CH_SET(f32, float)
 HSM_CH_SET(f16, hsm_f16)
 HSM_CH_SET(bf16, hsm_bf16)
@@ -986,12 +1155,17 @@ HSM_CH_VSET(bf16, hsm_bf16, 8, HSM_CHANNEL_VBLOCK_BIG)
 HSM_CH_TSET(f32, float, 4)
 HSM_CH_TSET(f16, hsm_f16, 8)
 HSM_CH_TSET(bf16, hsm_bf16, 8)
+HSM_CH_WSET(f32, float, 16, 32)
+HSM_CH_WSET(f16, hsm_f16, 8, 16)
+HSM_CH_WSET(bf16, hsm_bf16, 8, 16)
 
 /* Register kernels first (ascending N per dtype, op and V, the order plan.c walks), streaming ones
- * after them, tile kernels last: hsm_channel_streams and hsm_channel_tiles tell them apart by their
- * place in the table. */
+ * after them, then the tile kernels, the word kernels last (ascending K per dtype):
+ * hsm_channel_streams, hsm_channel_tiles and hsm_channel_words tell them apart by their place in the
+ * table. */
 #define HSM_CH_REGISTER_COUNT 30
 #define HSM_CH_TILE_COUNT 12
+#define HSM_CH_WORD_COUNT 6
 static const hsm_kernel hsm_channel_table[] = {
     HSM_CH_REG_ENTRIES(f32, HSM_F32),
     HSM_CH_REG_ENTRIES(f16, HSM_F16),
@@ -1008,6 +1182,9 @@ static const hsm_kernel hsm_channel_table[] = {
     HSM_CH_TILE_ENTRIES(f32, HSM_F32, 4, HSM_CH_TILE_RV32),
     HSM_CH_TILE_ENTRIES(f16, HSM_F16, 8, HSM_CH_TILE_RV16),
     HSM_CH_TILE_ENTRIES(bf16, HSM_BF16, 8, HSM_CH_TILE_RV16),
+    HSM_CH_WORD_ENTRIES(f32, HSM_F32, 16, 32, 1),
+    HSM_CH_WORD_ENTRIES(f16, HSM_F16, 8, 16, 8),
+    HSM_CH_WORD_ENTRIES(bf16, HSM_BF16, 8, 16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)
@@ -1019,11 +1196,19 @@ extern "C" const hsm_kernel *hsm_channel_kernels(size_t *count)
 extern "C" int hsm_channel_streams(const hsm_kernel *k)
 {
     const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
-    return k >= hsm_channel_table + HSM_CH_REGISTER_COUNT && k < hsm_channel_table + n - HSM_CH_TILE_COUNT;
+    return k >= hsm_channel_table + HSM_CH_REGISTER_COUNT &&
+           k < hsm_channel_table + n - HSM_CH_TILE_COUNT - HSM_CH_WORD_COUNT;
 }
 
 extern "C" int hsm_channel_tiles(const hsm_kernel *k)
 {
     const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
-    return k >= hsm_channel_table + n - HSM_CH_TILE_COUNT && k < hsm_channel_table + n;
+    return k >= hsm_channel_table + n - HSM_CH_TILE_COUNT - HSM_CH_WORD_COUNT &&
+           k < hsm_channel_table + n - HSM_CH_WORD_COUNT;
+}
+
+extern "C" int hsm_channel_words(const hsm_kernel *k)
+{
+    const size_t n = sizeof hsm_channel_table / sizeof hsm_channel_table[0];
+    return k >= hsm_channel_table + n - HSM_CH_WORD_COUNT && k < hsm_channel_table + n;
 }

@@ -469,8 +469,8 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     int64_t g = 0, g_few = 0, g_largest = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_CHANNEL, q)) {
-        if (hsm_channel_tiles(s->k))
-            continue; /* plan_channel_tile's */
+        if (hsm_channel_tiles(s->k) || hsm_channel_words(s->k))
+            continue; /* plan_channel_tile's, plan_channel_word's */
         const int64_t max_g = s->k->max_block / warp;
         const int64_t need = ceil_div(cols, ctw * s->k->cols_per_thread);
         if (hsm_channel_streams(s->k)) {
@@ -727,6 +727,61 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
+/* CHANNEL's word kernels (hip/softmax_channel.hip, forward): a warp takes a line of 32-bit words of
+ * columns (E = 4 / element size columns a word: fp32 at any alignment, 16-bit where every row is on
+ * 16 bytes, q->vec > 1), and G = ceil(C / K) warps split C, K positions a thread; blocks of
+ * HSM_CHANNEL_BLOCK_THREADS threads (several tiles each) unless one tile's G warps need more. The
+ * auto plan takes them where inner spans a line, with K = HSM_CHANNEL_WORD_K, or a larger K where
+ * that one warp holds C (no fold); in fp32 not where 2 to HSM_CHANNEL_FEW_WARPS warps of K would. Measured on an H100 (bench/results/
+ * h100-2026-11-25-channel-words.md), forced: fp32 K = 16 against K = 32 at C = 150 126.6 us against
+ * 138.5 (32 values a thread spill), at C = 21 26.7 against 24.5; 16-bit K = 16 against K = 8 at C =
+ * 150 84.1 against 139.0 (19 warps a column). */
+#define HSM_CHANNEL_WORD_K 16
+static hipsoftmax_status plan_channel_word(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
+                                           int64_t cols, int64_t inner, hsm_plan *out)
+{
+    const int64_t warp = h->dev.warp_size, e = 4 / elem_bytes(q->dt), line = warp * e;
+    HSM_RETURN_IF(q->kop != HSM_KOP_FWD || (h->forced_kernel[0] == '\0' && inner < line) || inner % e != 0,
+                  HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t tps = ceil_div(inner, line);
+    HSM_RETURN_IF(tps > INT32_MAX / 2, HIPSOFTMAX_STATUS_NOT_SUPPORTED); /* the kernel's line index is 32-bit */
+    const hsm_kernel_state *pick = NULL, *one_warp = NULL;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_CHANNEL, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_CHANNEL, q)) {
+        const int64_t k = s->k->cols_per_thread;
+        if (!hsm_channel_words(s->k) || ceil_div(cols, k) * warp > s->k->max_block)
+            continue;
+        if (pick == NULL || k == HSM_CHANNEL_WORD_K)
+            pick = s; /* a forced kernel is the only one here */
+        if (one_warp == NULL && k > HSM_CHANNEL_WORD_K && k >= cols)
+            one_warp = s;
+    }
+    if (one_warp != NULL)
+        pick = one_warp;
+    /* fp32: a C that more than one warp of them and at most HSM_CHANNEL_FEW_WARPS warps of the register
+     * kernels hold stays with those (32 x 64 x 16384: r16 105.8 us, w16 108.2). */
+    HSM_RETURN_IF(h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && one_warp == NULL &&
+                      cols <= HSM_CHANNEL_FEW_WARPS * HSM_CHANNEL_WORD_K,
+                  HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const int64_t g = ceil_div(cols, pick->k->cols_per_thread);
+    const int64_t groups = max64(1, HSM_CHANNEL_BLOCK_THREADS / (warp * g)), block = warp * g * groups;
+    /* G > 1: [parity][max, sum][thread][E] partial pairs, then [parity][group][max, sum][line] folded
+     * ones (hsm_ch_word_fwd_body). */
+    const size_t smem = g > 1 ? (size_t)(2 * 2 * e * block + 2 * groups * 2 * line) * sizeof(float) : 0;
+    const int bpc = occupancy_smem(h, pick, (int)block, smem);
+    HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    out->ks = pick;
+    out->block = (int)block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->channel_warps = (int)g;
+    out->channel_lanes = (int)warp;
+    out->smem_bytes = smem;
+    out->grid = (int)min64(ceil_div(rows * tps, groups), (int64_t)h->dev.num_cus * bpc);
+    return HIPSOFTMAX_STATUS_SUCCESS;
+}
+
 /* inner > 0: a CHANNEL plan (hsm_plan_get decides). */
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out)
@@ -742,8 +797,22 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
          * forced one-column one), the one-column kernels do. */
         hsm_req q1 = *q;
         q1.vec = 1;
+        /* The forward's word kernels (plan_channel_word): fp32's (any layout, vec 1) before the tiles,
+         * 16-bit's (rows on 16 bytes) after them, where they replace the register kernels. Measured
+         * on an H100 against the plan before (bench/results/h100-2026-11-25-channel-words.md): fp32
+         * 1.04-1.19x where they replace tiles or registers (16 x 150 x 16384 133.2 -> 127.6 us),
+         * 0.98x at C = 64 (left to r16); 16-bit 1.25-1.30x where they replace registers (128 x 21 x
+         * 1024), 0.92-0.97x against the tiles at C = 19 and 150 (left to them). */
+        const int word = q->kop == HSM_KOP_FWD && (q->dt == HSM_F32 || q->vec > 1);
+        const hsm_req *qw = q->dt == HSM_F32 ? &q1 : q;
+        if (word && q->dt == HSM_F32 &&
+            plan_channel_word(h, qw, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
         if ((q->vec > 1 && plan_channel_tile(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS) ||
             plan_channel_tile(h, &q1, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+        if (word && q->dt != HSM_F32 &&
+            plan_channel_word(h, qw, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
         const int vec_here = h->forced_kernel[0] != '\0' || q->kop == HSM_KOP_BWD;
         if (q->vec > 1 && vec_here && plan_channel(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)

@@ -170,7 +170,47 @@ static void test_plans(hipsoftmax_handle h)
     }
     EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_channel_f32_t_bwd"), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 1, (int64_t)1 << 60, 1, 1, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* a forced word kernel: at most 32 warps (16 on wave64) a column, 16-bit only on 16-byte rows */
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_channel_f32_w16_fwd"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 16, 150, 33, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 16, 1000, 4096, 0, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_channel_bf16_w16_fwd"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_BF16, 16, 150, 33, 0, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_BF16, 16, 150, 4096, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    if (info.block != 10 * 32 && info.block != 10 * 64) { /* G = ceil(150 / 16) warps of 32 or 64 */
+        fprintf(stderr, "forced word kernel, C = 150: block %d\n", info.block);
+        failures++;
+    }
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
+}
+
+/* The auto plan's word kernels where they were measured (sm_90, an H100; plan_channel_word): fp32
+ * before the tiles (K = 32 where one warp holds C, else 16; C of 33 to 64 on the register kernels),
+ * 16-bit where no tile kernel serves. */
+static void test_word_plans(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        int64_t outer, C, inner;
+        const char *kernel;
+    } cases[] = {
+        {HIPSOFTMAX_DTYPE_F32, 16, 150, 16384, "hsm_channel_f32_w16_fwd"},
+        {HIPSOFTMAX_DTYPE_F32, 64, 21, 4096, "hsm_channel_f32_w32_fwd"},
+        {HIPSOFTMAX_DTYPE_F32, 32, 64, 16384, "hsm_channel_f32_r16_fwd"},
+        {HIPSOFTMAX_DTYPE_BF16, 128, 21, 1024, "hsm_channel_bf16_w16_fwd"},
+        {HIPSOFTMAX_DTYPE_F16, 2, 150, 4096, "hsm_channel_f16_w16_fwd"},
+        {HIPSOFTMAX_DTYPE_BF16, 16, 150, 16384, "hsm_channel_bf16_vt_fwd"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_plan_info info;
+        EXPECT_STATUS(plan(h, cases[i].dt, cases[i].outer, cases[i].C, cases[i].inner, 0, &info),
+                      HIPSOFTMAX_STATUS_SUCCESS);
+        if (strcmp(info.kernel, cases[i].kernel) != 0) {
+            fprintf(stderr, "sm_90 %lldx%lldx%lld: planned %s, not %s\n", (long long)cases[i].outer,
+                    (long long)cases[i].C, (long long)cases[i].inner, info.kernel, cases[i].kernel);
+            failures++;
+        }
+    }
 }
 
 int main(void)
@@ -186,6 +226,8 @@ int main(void)
         handles++;
         test_bad_inputs(h);
         test_plans(h);
+        if (strcmp(targets[i], "sm_90") == 0)
+            test_word_plans(h);
         hipsoftmax_destroy(h);
     }
     for (int i = 0; i < BUF_FLOATS; i++)

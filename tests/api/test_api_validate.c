@@ -309,13 +309,15 @@ static void test_forced_kernels(hipsoftmax_handle h)
         const size_t len = strlen(ki.name);
         const int fwd = len > 4 && strcmp(ki.name + len - 4, "_fwd") == 0;
         const int bwd = len > 4 && strcmp(ki.name + len - 4, "_bwd") == 0;
-        const int vchannel = strncmp(ki.name, "hsm_channel_", 12) == 0 && strstr(ki.name, "_v") != NULL;
+        /* CHANNEL's vector and word kernels: a wide inner (16-bit word kernels: rows on 16 bytes) */
+        const int vchannel = strncmp(ki.name, "hsm_channel_", 12) == 0 &&
+                             (strstr(ki.name, "_v") != NULL || strstr(ki.name, "_w") != NULL);
         int planned = 0;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && !planned; s++) {
             hipsoftmax_problem p;
             hipsoftmax_plan_info info = {.struct_size = sizeof info};
             hipsoftmax_problem_init(&p, dt, shapes[s][0], shapes[s][1]);
-            if (vchannel) { /* CHANNEL's vector kernels: V columns a thread, inner a multiple of V */
+            if (vchannel) { /* V (or two) columns a thread: inner a multiple of V */
                 p.mode = HIPSOFTMAX_MODE_CHANNEL, p.inner = 64;
                 p.x_row_stride = p.y_row_stride = p.dy_row_stride = p.cols * p.inner;
             }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# CHANNEL mode of two libraries side by side in one run: the bench and library before a change
+# (OLD_BENCH, with OLD_LIBDIR first on the library path) and after it (NEW_BENCH), two rounds, the
+# second in the reverse order, forward (softmax and log-softmax) and backward, fp32, fp16 and bf16, on
+# the shapes of issue 13 and the bench's CHANNEL shapes; then each kernel named in HSM_AB_KERNELS
+# forced on the new library over the same forward shapes of its dtype.
+# Usage: [HSM_AB_KERNELS="name ..."] bench/ab-channel.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
+set -uo pipefail
+old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
+mkdir -p "$out"
+shapes=(--shape 16x150x16384 --shape 32x64x16384 --shape 64x21x4096 --shape 64x150x1024 --shape 16x19x16384
+        --shape 128x21x1024 --shape 2x150x4096 --shape 256x1000x4 --shape 1024x21x3)
+one() { # which (old|new), round, dtype, op options...
+  local which=$1 round=$2 dt=$3
+  shift 3
+  if [ "$which" = old ]; then
+    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" --dtype "$dt" "$@" "${shapes[@]}"
+  else
+    "$new" --dtype "$dt" "$@" "${shapes[@]}"
+  fi
+}
+for round in 1 2; do
+  order="old new"
+  [ $round = 2 ] && order="new old"
+  for dt in fp32 bf16 fp16; do
+    for op in fwd fwdlog bwd; do
+      case $op in fwd) args=() ;; fwdlog) args=(--algo log) ;; bwd) args=(--op bwd) ;; esac
+      for which in $order; do
+        echo "## round $round $which $dt $op"
+        one $which $round $dt "${args[@]}"
+      done
+    done
+  done
+done > "$out/ab-channel.md" 2>&1
+for k in ${HSM_AB_KERNELS:-}; do
+  dt=fp32
+  case $k in *bf16*) dt=bf16 ;; *f16*) dt=fp16 ;; esac
+  echo "## forced $k"
+  "$new" --dtype $dt --kernel "$k" "${shapes[@]}"
+done > "$out/ab-channel-forced.md" 2>&1

@@ -1027,12 +1027,12 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     k.rows = p->rows;
     k.cols = p->cols;
     k.inner = inner;
-    const uint64_t hash = (uint64_t)p->rows * 0x9E3779B97F4A7C15ull ^ (uint64_t)p->cols * 0xC2B2AE3D27D4EB4Full ^
-                          (uint64_t)q.dt << 3 ^ (uint64_t)q.vec << 7 ^ (uint64_t)h->forced << 11 ^
-                          (uint64_t)lead << 17 ^ (uint64_t)q.kop << 25 ^ (uint64_t)q.no_raw << 28 ^
-                          (uint64_t)q.given << 29 ^ (uint64_t)q.peel << 30 ^ (uint64_t)q.one_pass << 1 ^
-                          (uint64_t)q.same_offset << 31 ^ (uint64_t)q.causal << 2 ^
-                          (uint64_t)inner * 0x165667B19E3779F9ull;
+    /* FNV-1a over the key's bytes, padding included (zeroed above): a field added to the key is
+     * hashed without a list to keep beside it. */
+    uint64_t hash = 0xCBF29CE484222325ull;
+    const unsigned char *kb = (const unsigned char *)&k;
+    for (size_t i = 0; i < sizeof k; i++)
+        hash = (hash ^ kb[i]) * 0x100000001B3ull;
     hsm_plan_entry *e = &h->plans[hash % HSM_PLAN_CACHE];
     if (e->valid && memcmp(&e->key, &k, sizeof k) == 0) {
         *out = e->plan;

@@ -138,7 +138,12 @@ hipsoftmax_status hipsoftmax_get_backward_plan(hipsoftmax_handle h, const hipsof
 hipsoftmax_status hipsoftmax_get_stats_plan(hipsoftmax_handle h, const hipsoftmax_problem *p, int backward,
                                             hipsoftmax_plan_info *info)
 {
-    HSM_RETURN_IF(h == NULL, HIPSOFTMAX_STATUS_INVALID_HANDLE);
-    HSM_RETURN_IF(backward != 0 && backward != 1, HIPSOFTMAX_STATUS_INVALID_VALUE);
+    if (h == NULL || (backward != 0 && backward != 1)) {
+        /* Refused before plan_query, which traces the rest: traced here. */
+        const hipsoftmax_status st = h == NULL ? HIPSOFTMAX_STATUS_INVALID_HANDLE : HIPSOFTMAX_STATUS_INVALID_VALUE;
+        HSM_TRACE(st, "handle=%p, problem=%p, backward=%d, info=%p", (void *)h, (const void *)p, backward,
+                  (void *)info);
+        return st;
+    }
     return plan_query(__func__, h, p, backward ? HSM_OP_BACKWARD_STATS : HSM_OP_FORWARD_STATS, info);
 }

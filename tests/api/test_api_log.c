@@ -140,6 +140,8 @@ static void mode_trace(void)
     hipsoftmax_softmax(h, HIPSOFTMAX_DTYPE_BF16, 16, 300, ADDR(1), 320, ADDR(2), 300);
     hipsoftmax_plan_info info = {.struct_size = sizeof info};
     hipsoftmax_get_plan(h, &b, &info);
+    hipsoftmax_get_stats_plan(h, &b, 2, &info);
+    hipsoftmax_get_stats_plan(NULL, &b, 0, &info);
     hipsoftmax_get_stream(NULL, NULL);
     char buf[64];
     hipsoftmax_get_target(h, buf, sizeof buf);
@@ -180,6 +182,11 @@ static void mode_trace(void)
     EXPECT(count_prefix("hipsoftmax trace: hipsoftmax_forward(") == 5, "the softmax shorthand traced as a forward");
     EXPECT(count_prefix("hipsoftmax trace: hipsoftmax_problem_init_sized(") == 2, "hipsoftmax_softmax's own init traced");
     expect_all(nth_prefix("hipsoftmax trace: hipsoftmax_get_plan(", 0), (const char *const[]){"info=0x", ") = HIPSOFTMAX_STATUS_SUCCESS", NULL});
+    /* get_stats_plan's own refusals (an invalid direction, no handle) are traced too */
+    expect_all(nth_prefix("hipsoftmax trace: hipsoftmax_get_stats_plan(", 0),
+               (const char *const[]){"backward=2", ") = HIPSOFTMAX_STATUS_INVALID_VALUE", NULL});
+    expect_all(nth_prefix("hipsoftmax trace: hipsoftmax_get_stats_plan(", 1),
+               (const char *const[]){"handle=(nil)", ") = HIPSOFTMAX_STATUS_INVALID_HANDLE", NULL});
     expect_all(nth_prefix("hipsoftmax trace: hipsoftmax_get_stream(", 0),
                (const char *const[]){"handle=(nil), stream=(nil)", ") = HIPSOFTMAX_STATUS_INVALID_HANDLE", NULL});
     snprintf(want, sizeof want, "-> \"%s\") = HIPSOFTMAX_STATUS_SUCCESS", target());

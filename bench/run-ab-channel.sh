@@ -16,7 +16,8 @@ rm -rf "$old"
 git -C "$root" worktree add -f "$old" "$rev" > /dev/null 2>&1 || { echo "worktree $rev failed"; exit 1; }
 (cd "$old" && cmake --preset sm_90 -DHIPSOFTMAX_BUILD_TESTS=OFF > /dev/null &&
    cmake --build build/sm_90 --target hipsoftmax-bench-nvidia -j8 > "$out/build-old.log" 2>&1) &
-(cd "$root" && cmake --preset sm_90 -DHIPSOFTMAX_BUILD_TESTS=ON > /dev/null && cmake --build build/sm_90 -j8 > "$out/build-new.log" 2>&1)
+(cd "$root" && cmake --preset sm_90 -DHIPSOFTMAX_BUILD_TESTS=ON > /dev/null &&
+   cmake --build build/sm_90 -j8 > "$out/build-new.log" 2>&1)
 rc_new=$?
 wait
 echo "build new: exit $rc_new; old: $(tail -n 1 "$out/build-old.log")"
@@ -33,7 +34,8 @@ fi
   "$root/build/sm_90/bench/hipsoftmax-bench-nvidia" "$out"
 echo "ab-channel: exit $?"
 if [ -n "${HSM_SANITIZE_RE:-}" ]; then
-  (cd "$root/build/sm_90" && ctest -L sanitizer -R "$HSM_SANITIZE_RE" -j4 --output-on-failure) > "$out/sanitizer.log" 2>&1
+  (cd "$root/build/sm_90" && ctest -L sanitizer -R "$HSM_SANITIZE_RE" -j4 --output-on-failure) \
+    > "$out/sanitizer.log" 2>&1
   echo "sanitizer: exit $? ($(grep 'tests passed' "$out/sanitizer.log"))"
 fi
 for k in ${HSM_SANITIZE_KERNELS:-}; do

@@ -976,7 +976,8 @@ __device__ __forceinline__ void hsm_ch_word_fwd_body(const hsm_args &a)
     constexpr int E = (int)(4 / sizeof(T)); /* columns in a word */
     constexpr int LINE = HSM_WARP_SIZE * E;  /* columns of a tile */
     const int G0 = a.channel_warps, groups0 = hsm_ch_word_groups(G0);
-    const int tps0 = (int)((a.inner + LINE - 1) / LINE), t0 = (int)blockIdx.x * groups0 + (int)threadIdx.x / (HSM_WARP_SIZE * G0);
+    const int tps0 = (int)((a.inner + LINE - 1) / LINE);
+    const int t0 = (int)blockIdx.x * groups0 + (int)threadIdx.x / (HSM_WARP_SIZE * G0);
     /* Tile t = blockIdx.x * groups + g, then gridDim.x * groups further each pass: its slice r and
      * line c, stepped without a division a pass. */
     const int tstep = (int)gridDim.x * groups0, dr = tstep / tps0, dc = tstep - dr * tps0;
@@ -986,7 +987,8 @@ __device__ __forceinline__ void hsm_ch_word_fwd_body(const hsm_args &a)
     float v[K * E];
     int parity = 0;
     for (int64_t bt = blockIdx.x; bt * groups0 < tiles; bt += gridDim.x, parity ^= 1) {
-        const int lane = (int)hsm_opaque(threadIdx.x) % HSM_WARP_SIZE, warp = (int)hsm_opaque(threadIdx.x) / HSM_WARP_SIZE;
+        const int lane = (int)hsm_opaque(threadIdx.x) % HSM_WARP_SIZE;
+        const int warp = (int)hsm_opaque(threadIdx.x) / HSM_WARP_SIZE;
         const int G = (int)hsm_opaque((uint32_t)a.channel_warps), groups = hsm_ch_word_groups(G);
         const int g = warp / G, wg = warp % G;
         const int64_t C = a.cols, inner = a.inner;
@@ -1138,7 +1140,10 @@ __device__ __forceinline__ void hsm_ch_word_fwd_body(const hsm_args &a)
  * registers a thread on NVIDIA, which K * E values of 32 at most leave unspilled. */
 #define HSM_CHANNEL_WORD_BLOCK 1024
 #define HSM_CH_WORD(NAME, T, K)                                                                         \
-    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_WORD_BLOCK) NAME(hsm_args a) { hsm_ch_word_fwd_body<T, K>(a); }
+    extern "C" __global__ void __launch_bounds__(HSM_CHANNEL_WORD_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                   \
+        hsm_ch_word_fwd_body<T, K>(a);                                                                  \
+    }
 #define HSM_CH_WSET(SFX, T, K1, K2)                                                                     \
     HSM_CH_WORD(hsm_channel_##SFX##_w##K1##_fwd, T, K1)                                                 \
     HSM_CH_WORD(hsm_channel_##SFX##_w##K2##_fwd, T, K2)

@@ -732,10 +732,10 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
  * 16 bytes, q->vec > 1), and G = ceil(C / K) warps split C, K positions a thread; blocks of
  * HSM_CHANNEL_BLOCK_THREADS threads (several tiles each) unless one tile's G warps need more. The
  * auto plan takes them where inner spans a line, with K = HSM_CHANNEL_WORD_K, or a larger K where
- * that one warp holds C (no fold); in fp32 not where 2 to HSM_CHANNEL_FEW_WARPS warps of K would. Measured on an H100 (bench/results/
- * h100-2026-11-25-channel-words.md), forced: fp32 K = 16 against K = 32 at C = 150 126.6 us against
- * 138.5 (32 values a thread spill), at C = 21 26.7 against 24.5; 16-bit K = 16 against K = 8 at C =
- * 150 84.1 against 139.0 (19 warps a column). */
+ * that one warp holds C (no fold); in fp32 not where 2 to HSM_CHANNEL_FEW_WARPS warps of K would.
+ * Measured on an H100 (bench/results/h100-2026-11-25-channel-words.md, run w2), forced: fp32 K = 16
+ * against K = 32 at C = 150 126.6 us against 138.5 (32 values a thread spill), at C = 21 26.7 against
+ * 24.5; 16-bit K = 16 against K = 8 at C = 150 84.1 against 139.0 (19 warps a column). */
 #define HSM_CHANNEL_WORD_K 16
 static hipsoftmax_status plan_channel_word(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                            int64_t cols, int64_t inner, hsm_plan *out)
@@ -759,7 +759,7 @@ static hipsoftmax_status plan_channel_word(const struct hipsoftmax_context *h, c
     if (one_warp != NULL)
         pick = one_warp;
     /* fp32: a C that more than one warp of them and at most HSM_CHANNEL_FEW_WARPS warps of the register
-     * kernels hold stays with those (32 x 64 x 16384: r16 105.8 us, w16 108.2). */
+     * kernels hold stays with those (32 x 64 x 16384, run w3: r16 105.8 us, w16 108.2). */
     HSM_RETURN_IF(h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && one_warp == NULL &&
                       cols <= HSM_CHANNEL_FEW_WARPS * HSM_CHANNEL_WORD_K,
                   HIPSOFTMAX_STATUS_NOT_SUPPORTED);
@@ -799,10 +799,10 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
         q1.vec = 1;
         /* The forward's word kernels (plan_channel_word): fp32's (any layout, vec 1) before the tiles,
          * 16-bit's (rows on 16 bytes) after them, where they replace the register kernels. Measured
-         * on an H100 against the plan before (bench/results/h100-2026-11-25-channel-words.md): fp32
-         * 1.04-1.19x where they replace tiles or registers (16 x 150 x 16384 133.2 -> 127.6 us),
-         * 0.98x at C = 64 (left to r16); 16-bit 1.25-1.30x where they replace registers (128 x 21 x
-         * 1024), 0.92-0.97x against the tiles at C = 19 and 150 (left to them). */
+         * on an H100 against the plan before (bench/results/h100-2026-11-25-channel-words.md, run
+         * w5): fp32 1.02-1.13x where they replace tiles or registers (16 x 150 x 16384 131.9 -> 123.2
+         * us); 16-bit 1.10-1.36x where they replace registers (128 x 21 x 1024); 0.92-0.97x against
+         * the 16-bit tiles at C = 19 and 150 (run w2: left to them). */
         const int word = q->kop == HSM_KOP_FWD && (q->dt == HSM_F32 || q->vec > 1);
         const hsm_req *qw = q->dt == HSM_F32 ? &q1 : q;
         if (word && q->dt == HSM_F32 &&

@@ -803,16 +803,13 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
          * w5): fp32 1.02-1.13x where they replace tiles or registers (16 x 150 x 16384 131.9 -> 123.2
          * us); 16-bit 1.10-1.36x where they replace registers (128 x 21 x 1024); 0.92-0.97x against
          * the 16-bit tiles at C = 19 and 150 (run w2: left to them). */
-        const int word = q->kop == HSM_KOP_FWD && (q->dt == HSM_F32 || q->vec > 1);
-        const hsm_req *qw = q->dt == HSM_F32 ? &q1 : q;
-        if (word && q->dt == HSM_F32 &&
-            plan_channel_word(h, qw, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        if (q->dt == HSM_F32 && plan_channel_word(h, &q1, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
         if ((q->vec > 1 && plan_channel_tile(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS) ||
             plan_channel_tile(h, &q1, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
-        if (word && q->dt != HSM_F32 &&
-            plan_channel_word(h, qw, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        if (q->dt != HSM_F32 && q->vec > 1 &&
+            plan_channel_word(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
         const int vec_here = h->forced_kernel[0] != '\0' || q->kop == HSM_KOP_BWD;
         if (q->vec > 1 && vec_here && plan_channel(h, q, rows, cols, inner, out) == HIPSOFTMAX_STATUS_SUCCESS)

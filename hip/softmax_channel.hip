@@ -518,43 +518,50 @@ template <typename T, typename TD, int V, bool TWO> struct hsm_ch_batch {
     hsm_raw<TD, V> r2[TWO ? L : 1];
 };
 
-/* A tile's shape in packs: pack q is position q >> psh, columns (q & (2^psh - 1)) * V; npk in all. */
+/* A tile's shape in packs: pack q is position q >> psh, columns (q & (2^psh - 1)) * V. The plan's W
+ * (a power of two, at most the block) divides the block, so 2^psh does too: pack q + block is the
+ * same columns one round of positions (block >> psh) further, and a thread stages one column's pack
+ * j = (t & (2^psh - 1)) * V at positions t >> psh, + block >> psh, ... (hsm_ch_tiles). */
 template <int V> __device__ __forceinline__ int hsm_ch_psh(int wsh) { return wsh - (V == 8 ? 3 : V == 4 ? 2 : V == 2 ? 1 : 0); }
 
-/* Issues the loads of the batch from pack q0 of a tile (C positions `inner` apart, wn valid columns
- * from src); nothing waits for them until hsm_ch_put. */
+/* Issues the loads of a batch: the thread's positions c + l * cstep under cl (C, or 0 for a column
+ * past the tile's valid ones), from p and p2 (position c's pack) step elements a round; nothing waits
+ * for them until hsm_ch_put. (Computed from the pack index q as before, each load's address took
+ * about 20 instructions, with its 64-bit product c * inner: a quarter of the bf16 forward's on
+ * 16 x 150 x 16384, ncu source counters, H200.) */
 template <typename T, typename TD, int V, bool TWO>
-__device__ __forceinline__ void hsm_ch_fetch(hsm_ch_batch<T, TD, V, TWO> &b, const T *src, const TD *src2,
-                                             int64_t inner, int psh, int npk, int wn, int q0)
+__device__ __forceinline__ void hsm_ch_fetch(hsm_ch_batch<T, TD, V, TWO> &b, const T *p, const TD *p2, int64_t step,
+                                             int c, int cstep, int cl)
 {
 #pragma unroll
     for (int l = 0; l < b.L; l++) {
-        const int q = q0 + l * (int)blockDim.x + (int)threadIdx.x, c = q >> psh, j = (q & ((1 << psh) - 1)) * V;
-        if (q < npk && j < wn) {
-            hsm_raw_load<T, V>(b.r[l], src + (int64_t)c * inner + j);
+        if (c + l * cstep < cl) {
+            hsm_raw_load<T, V>(b.r[l], p);
             if (TWO)
-                hsm_raw_load<TD, V>(b.r2[TWO ? l : 0], src2 + (int64_t)c * inner + j);
+                hsm_raw_load<TD, V>(b.r2[TWO ? l : 0], p2);
         }
+        p += step;
+        if (TWO)
+            p2 += step;
     }
 }
 
-/* Writes the batch from pack q0 to tile[c * W + j] (and tile2). */
+/* Writes the batch to the tiles from t (and t2), position c's pack, tstep elements a round. */
 template <typename T, typename TD, int V, bool TWO>
-__device__ __forceinline__ void hsm_ch_put(const hsm_ch_batch<T, TD, V, TWO> &b, T *tile, TD *tile2, int wsh,
-                                           int psh, int npk, int wn, int q0)
+__device__ __forceinline__ void hsm_ch_put(const hsm_ch_batch<T, TD, V, TWO> &b, T *t, TD *t2, int tstep, int c,
+                                           int cstep, int cl)
 {
     constexpr int P = hsm_piece<T, V>::n, P2 = hsm_piece<TD, V>::n;
 #pragma unroll
     for (int l = 0; l < b.L; l++) {
-        const int q = q0 + l * (int)blockDim.x + (int)threadIdx.x, c = q >> psh, j = (q & ((1 << psh) - 1)) * V;
-        if (q < npk && j < wn) {
+        if (c + l * cstep < cl) {
 #pragma unroll
             for (int u = 0; u < V / P; u++)
-                *reinterpret_cast<hsm_pack<T, P> *>(tile + (c << wsh) + j + u * P) = b.r[l].piece[u];
+                *reinterpret_cast<hsm_pack<T, P> *>(t + l * tstep + u * P) = b.r[l].piece[u];
             if (TWO) {
 #pragma unroll
                 for (int u = 0; u < V / P2; u++)
-                    *reinterpret_cast<hsm_pack<TD, P2> *>(tile2 + (c << wsh) + j + u * P2) = b.r2[TWO ? l : 0].piece[u];
+                    *reinterpret_cast<hsm_pack<TD, P2> *>(t2 + l * tstep + u * P2) = b.r2[TWO ? l : 0].piece[u];
             }
         }
     }
@@ -585,22 +592,52 @@ template <typename T> __device__ __forceinline__ int hsm_ch_tile_bytes(int C, in
 template <typename T, typename TD, int V, bool TWO, typename Work>
 __device__ __forceinline__ void hsm_ch_tiles(const hsm_args &a, const T *x, T *tile, TD *tile2, int wsh, Work work)
 {
-    const int C = (int)a.cols, psh = hsm_ch_psh<V>(wsh), npk = C << psh;
+    const int C = (int)a.cols, psh = hsm_ch_psh<V>(wsh);
     const int64_t tps = (a.inner + (1 << wsh) - 1) >> wsh, tiles = a.rows * tps;
     hsm_ch_batch<T, TD, V, TWO> b;
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         int64_t r, i0;
         int wn;
         hsm_ch_tile_at(a, wsh, tps, t, r, i0, wn);
-        const T *src = x + r * a.x_stride + i0;
-        const TD *src2 = TWO ? (const TD *)hsm_in2_row(a, r) + i0 : NULL;
+        /* The thread's first position and its column (hsm_ch_psh), the positions a round of the
+         * block covers, and the distances a round makes in x and in the tile; from opaque inputs,
+         * so they are not held through the work (as hsm_ch_tile_map_of's; held, the 16-bit tile
+         * backward spilled 40 bytes). */
+        const int tid = (int)hsm_opaque(threadIdx.x), ct = tid >> psh, j = (tid & ((1 << psh) - 1)) * V;
+        const int cstep = (int)hsm_opaque(blockDim.x) >> psh, tstep = cstep << wsh;
+        const int bstep = hsm_ch_batch<T, TD, V, TWO>::L * cstep;
+        const int64_t step = (int64_t)cstep * a.inner;
+        const T *src = x + r * a.x_stride + i0 + j + (int64_t)ct * a.inner;
+        const TD *src2 = TWO ? (const TD *)hsm_in2_row(a, r) + i0 + j + (int64_t)ct * a.inner : NULL;
+        const int cl = j < wn ? C : 0;
         __syncthreads(); /* the previous tile's readers are done with the shared memory */
-        for (int q0 = 0; q0 < npk; q0 += b.L * (int)blockDim.x) {
-            hsm_ch_fetch<T, TD, V, TWO>(b, src, src2, a.inner, psh, npk, wn, q0);
-            hsm_ch_put<T, TD, V, TWO>(b, tile, tile2, wsh, psh, npk, wn, q0);
+        for (int c = ct; c - ct < C; c += bstep) {
+            hsm_ch_fetch<T, TD, V, TWO>(b, src, src2, step, c, cstep, cl);
+            hsm_ch_put<T, TD, V, TWO>(b, tile + (c << wsh) + j, TWO ? tile2 + (c << wsh) + j : tile2, tstep, c, cstep, cl);
+            src += (int64_t)b.L * step;
+            if (TWO)
+                src2 += (int64_t)b.L * step;
         }
         __syncthreads();
         work(r, i0, wn);
+    }
+}
+
+/* RV elements of a tile at q as floats. 16-bit pairs are read as words and converted from the word
+ * (hsm_lo_to_float, hsm_hi_to_float): through hsm_get, each bf16 high half took a byte permute and a
+ * shift where one mask does, in each of the forward's three passes (SASS, 16 x 150 x 16384). */
+template <typename T, int RV>
+__device__ __forceinline__ void hsm_ch_get(const T *q, float *v)
+{
+    if constexpr (sizeof(T) == 2 && RV % 2 == 0) {
+#pragma unroll
+        for (int u = 0; u < RV; u += 2) {
+            const uint32_t w = *reinterpret_cast<const uint32_t *>(q + u);
+            v[u] = hsm_lo_to_float(w, T{});
+            v[u + 1] = hsm_hi_to_float(w, T{});
+        }
+    } else {
+        hsm_get<T, RV>(q, v);
     }
 }
 
@@ -699,7 +736,7 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
 #pragma unroll 4
     for (int i = 0; i < m.n; i++) {
         float v[RV], o[RV];
-        hsm_get<T, RV>(q + i * qstep, v);
+        hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
         for (int u = 0; u < RV; u++)
             o[u] = hsm_epi_value<MODE>(v[u], e[u]);
@@ -760,7 +797,7 @@ __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
 #pragma unroll 4
             for (int i = 0; i < m.n; i++) {
                 float v[RV];
-                hsm_get<T, RV>(q + i * qstep, v);
+                hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
                 for (int u = 0; u < RV; u++)
                     mx[u] = hsm_max(mx[u], v[u]);
@@ -775,7 +812,7 @@ __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
 #pragma unroll 4
             for (int i = 0; i < m.n; i++) {
                 float v[RV];
-                hsm_get<T, RV>(q + i * qstep, v);
+                hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
                 for (int u = 0; u < RV; u++)
                     s[u] += hsm_exp2((v[u] - sh[u]) * k);
@@ -807,8 +844,8 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_out_t(const hsm_args &a, const h
 #pragma unroll 4
     for (int i = 0; i < m.n; i++) {
         float yv[RV], dv[RV], o[RV];
-        hsm_get<T, RV>(yq + i * qstep, yv);
-        hsm_get<TD, RV>(dq + i * qstep, dv);
+        hsm_ch_get<T, RV>(yq + i * qstep, yv);
+        hsm_ch_get<TD, RV>(dq + i * qstep, dv);
 #pragma unroll
         for (int u = 0; u < RV; u++)
             o[u] = hsm_bwd_value<LOG>(yv[u], dv[u], s[u], a.op.scale);
@@ -868,7 +905,7 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_t(const hsm_args &a)
 #pragma unroll 4
             for (int i = 0; i < m.n; i++) {
                 float dv[RV];
-                hsm_get<TD, RV>(dq + i * qstep, dv);
+                hsm_ch_get<TD, RV>(dq + i * qstep, dv);
 #pragma unroll
                 for (int u = 0; u < RV; u++)
                     s[u] += dv[u];
@@ -877,8 +914,8 @@ __device__ __forceinline__ void hsm_ch_tile_bwd_t(const hsm_args &a)
 #pragma unroll 4
             for (int i = 0; i < m.n; i++) {
                 float yv[RV], dv[RV];
-                hsm_get<T, RV>(yq + i * qstep, yv);
-                hsm_get<TD, RV>(dq + i * qstep, dv);
+                hsm_ch_get<T, RV>(yq + i * qstep, yv);
+                hsm_ch_get<TD, RV>(dq + i * qstep, dv);
 #pragma unroll
                 for (int u = 0; u < RV; u++)
                     s[u] += dv[u] * yv[u];

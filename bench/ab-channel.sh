@@ -9,7 +9,8 @@ set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
 mkdir -p "$out"
 shapes=(--shape 16x150x16384 --shape 32x64x16384 --shape 64x21x4096 --shape 64x150x1024 --shape 16x19x16384
-        --shape 128x21x1024 --shape 2x150x4096 --shape 256x1000x4 --shape 1024x21x3)
+        --shape 128x21x1024 --shape 2x150x4096 --shape 256x1000x4 --shape 1024x21x3 --shape 32x128x8192
+        --shape 64x32x16384)
 one() { # which (old|new), round, dtype, op options...
   local which=$1 round=$2 dt=$3
   shift 3

@@ -697,7 +697,12 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
     int64_t w = line;
     while (w / 2 >= q->vec && w / 2 >= inner)
         w /= 2;
-    while (2 * w <= block && w < inner && cols * w * q->stage_es < HSM_CHANNEL_TILE_BYTES)
+    /* The forward's tile may reach twice HSM_CHANNEL_TILE_BYTES exactly: measured on an H100
+     * (bench/results/h100-2026-11-26-channel-staging.md), 16-bit C = 64 forward on W = 256 against
+     * 128 (a 32 KB tile against 16 KB) was 1.08-1.13x; C = 150 on W = 128 (38 KB) 0.93-0.97x, and
+     * the backward's 32 KB tile at C = 64 0.96x. */
+    const int64_t fwd_exact = q->kop == HSM_KOP_FWD;
+    while (2 * w <= block && w < inner && cols * w * q->stage_es < HSM_CHANNEL_TILE_BYTES + fwd_exact)
         w *= 2;
     /* The tiles (each rounded to 16 bytes), then the folds' floats (hsm_ch_tile_fold): a column's
      * parts (hsm_ch_tile_parts), then its folded value. */

@@ -4,8 +4,9 @@
 # bench/ab-channel.sh (HSM_AB_KERNELS forced too), and compute-sanitizer's CHANNEL tests of
 # HSM_SANITIZE_RE (a ctest regex; none if empty), then memcheck and racecheck on each kernel of
 # HSM_SANITIZE_KERNELS forced alone over the quick shapes, each log under OUT_DIR.
-# With HSM_ANCHORS=1, bench/compare_channel.py (torch, torch.compile, cuDNN) on the new library first.
-# Usage: [HSM_AB_KERNELS=...] [HSM_SANITIZE_RE=...] [HSM_SANITIZE_KERNELS=...] [HSM_ANCHORS=1]
+# With HSM_ANCHORS=1, bench/compare_channel.py (torch, torch.compile, cuDNN) on the new library first;
+# with HSM_NCU=1, bench/ncu-channel.sh on the new library after the A/B.
+# Usage: [HSM_AB_KERNELS=...] [HSM_SANITIZE_RE=...] [HSM_SANITIZE_KERNELS=...] [HSM_ANCHORS=1] [HSM_NCU=1]
 #        bench/run-ab-channel.sh OLD_REV OUT_DIR
 set -uo pipefail
 rev=${1:?old revision} out=${2:?output dir}
@@ -33,18 +34,23 @@ fi
 "$root/bench/ab-channel.sh" "$old/build/sm_90/bench/hipsoftmax-bench-nvidia" "$old/build/sm_90/nvidia" \
   "$root/build/sm_90/bench/hipsoftmax-bench-nvidia" "$out"
 echo "ab-channel: exit $?"
+if [ "${HSM_NCU:-0}" = 1 ]; then
+  "$root/bench/ncu-channel.sh" "$root/build/sm_90" "$out" > "$out/ncu-channel.log" 2>&1
+  echo "ncu-channel: exit $?"
+fi
 if [ -n "${HSM_SANITIZE_RE:-}" ]; then
   (cd "$root/build/sm_90" && ctest -L sanitizer -R "$HSM_SANITIZE_RE" -j4 --output-on-failure) \
     > "$out/sanitizer.log" 2>&1
   echo "sanitizer: exit $? ($(grep 'tests passed' "$out/sanitizer.log"))"
 fi
 for k in ${HSM_SANITIZE_KERNELS:-}; do
-  dt=f32
+  dt=f32 dir=fwd
   case $k in *bf16*) dt=bf16 ;; *f16*) dt=f16 ;; esac
+  case $k in *_bwd) dir=bwd ;; esac
   for tool in memcheck racecheck; do
     echo "== $tool $k"
     HSM_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 1 \
-      "$root/build/sm_90/tests/kernel/test_kernel_channel_nvidia" "$k" $dt fwd 2>&1 | tail -n 3
+      "$root/build/sm_90/tests/kernel/test_kernel_channel_nvidia" "$k" $dt $dir 2>&1 | tail -n 3
     echo "exit ${PIPESTATUS[0]}"
   done
 done > "$out/sanitizer-kernels.log" 2>&1

@@ -661,27 +661,33 @@ struct hsm_ch_tile_map {
 };
 
 /* (Computed in each tile's work from opaque inputs: computed once before the tile loop, the map and
- * what the work derives from it were held through the staging, and took 30-40 registers more.) */
+ * what the work derives from it were held through the staging, and took 30-40 registers more.)
+ * W, RV and the block (HSM_CHANNEL_TILE_BLOCK) are powers of two, so G and P are: shifts and masks
+ * where divisions by them took about 25 instructions each, four a tile and warp (SASS of the bf16
+ * forward, 16 x 150 x 16384). */
 template <int RV>
 __device__ __forceinline__ hsm_ch_tile_map hsm_ch_tile_map_of(const hsm_args &a)
 {
+    static_assert(RV == 1 || RV == 2 || RV == 4, "RV: a power of two");
     hsm_ch_tile_map m;
     const int t = (int)hsm_opaque(threadIdx.x);
     m.wsh = __ffs((int)hsm_opaque((uint32_t)a.channel_lanes)) - 1;
     m.C = (int)hsm_opaque((uint32_t)a.cols);
-    m.G = (1 << m.wsh) / RV;
-    m.g = t % m.G;
-    m.p = t / m.G;
-    m.P = (int)blockDim.x / m.G;
-    m.n = m.p < m.C ? (m.C - 1 - m.p) / m.P + 1 : 0;
+    const int gsh = m.wsh - (RV == 4 ? 2 : RV == 2 ? 1 : 0), psh = __ffs((int)blockDim.x) - 1 - gsh;
+    m.G = 1 << gsh;
+    m.g = t & (m.G - 1);
+    m.p = t >> gsh;
+    m.P = 1 << psh;
+    m.n = m.p < m.C ? ((m.C - 1 - m.p) >> psh) + 1 : 0;
     return m;
 }
 
 /* Partial values a column of a tile leaves for hsm_ch_tile_fold: one a warp where a warp holds
- * several of its threads (its G column groups fewer than a warp's lanes), else one a thread. */
-__device__ __forceinline__ int hsm_ch_tile_parts(int G)
+ * several of its threads (its G column groups fewer than a warp's lanes), else one a thread (P of
+ * them a column: block / G). */
+__device__ __forceinline__ int hsm_ch_tile_parts(const hsm_ch_tile_map &m)
 {
-    return G < HSM_WARP_SIZE ? (int)blockDim.x / HSM_WARP_SIZE : (int)blockDim.x / G;
+    return m.G < HSM_WARP_SIZE ? (int)blockDim.x / HSM_WARP_SIZE : m.P;
 }
 
 /* v[0..RV): the thread's partial max (MAX) or sum of its columns; on return, the whole column's,
@@ -694,7 +700,7 @@ __device__ __forceinline__ int hsm_ch_tile_parts(int G)
 template <int RV, bool MAX>
 __device__ __forceinline__ void hsm_ch_tile_fold(float *v, float *red, const hsm_ch_tile_map &m)
 {
-    const int lane = (int)threadIdx.x % HSM_WARP_SIZE, W = 1 << m.wsh, parts = hsm_ch_tile_parts(m.G);
+    const int lane = (int)threadIdx.x % HSM_WARP_SIZE, W = 1 << m.wsh, parts = hsm_ch_tile_parts(m);
     int part = m.p;
     if (m.G < HSM_WARP_SIZE) {
         for (int o = m.G; o < HSM_WARP_SIZE; o *= 2) {

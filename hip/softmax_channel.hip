@@ -501,7 +501,7 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
  * In the tile, a thread takes RV adjacent columns (hsm_ch_tile_map). Three passes over the tile (max,
  * sum, outputs; backward: sum, outputs), each pass's partials folded after it in a fixed order
  * (hsm_ch_tile_fold). */
-#define HSM_CHANNEL_TILE_BLOCK 256
+#define HSM_CHANNEL_TILE_BLOCK 256 /* a power of two: hsm_ch_tiles and hsm_ch_tile_map_of shift by it */
 
 /* Packs of V a thread loads at once (a batch): 128 bytes a thread for 16-byte packs, half of them y's
  * and half dy's in the backward (staged together, one round trip); 16 elements one at a time for the

@@ -673,7 +673,8 @@ __device__ __forceinline__ hsm_ch_tile_map hsm_ch_tile_map_of(const hsm_args &a)
     const int t = (int)hsm_opaque(threadIdx.x);
     m.wsh = __ffs((int)hsm_opaque((uint32_t)a.channel_lanes)) - 1;
     m.C = (int)hsm_opaque((uint32_t)a.cols);
-    const int gsh = m.wsh - (RV == 4 ? 2 : RV == 2 ? 1 : 0), psh = __ffs((int)blockDim.x) - 1 - gsh;
+    /* G = W / RV groups of RV columns: the shift hsm_ch_psh gives packs of RV */
+    const int gsh = hsm_ch_psh<RV>(m.wsh), psh = __ffs((int)blockDim.x) - 1 - gsh;
     m.G = 1 << gsh;
     m.g = t & (m.G - 1);
     m.p = t >> gsh;

@@ -12,16 +12,8 @@ set -uo pipefail
 rev=${1:?old revision} out=${2:?output dir}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
-old=/tmp/hsm-old-$rev
-rm -rf "$old"
-git -C "$root" worktree add -f "$old" "$rev" > /dev/null 2>&1 || { echo "worktree $rev failed"; exit 1; }
-(cd "$old" && cmake --preset sm_90 -DHIPSOFTMAX_BUILD_TESTS=OFF > /dev/null &&
-   cmake --build build/sm_90 --target hipsoftmax-bench-nvidia -j8 > "$out/build-old.log" 2>&1) &
-(cd "$root" && cmake --preset sm_90 -DHIPSOFTMAX_BUILD_TESTS=ON > /dev/null &&
-   cmake --build build/sm_90 -j8 > "$out/build-new.log" 2>&1)
-rc_new=$?
-wait
-echo "build new: exit $rc_new; old: $(tail -n 1 "$out/build-old.log")"
+# shellcheck source=bench/ab-build.sh
+. "$root/bench/ab-build.sh"
 grep -A2 "_w[0-9]*_fwd'" "$root/build/sm_90/tests/arch/reader-objects/lib_softmax_channel_sm_90.cubin.ptxas" \
   | grep -E "Compiling|spill|Used" > "$out/word-registers.txt"
 (cd "$root/build/sm_90" && ctest -L channel -LE sanitizer -j4 --output-on-failure) > "$out/ctest-channel.log" 2>&1

@@ -91,6 +91,8 @@ typedef struct hsm_launch {
     int64_t inner;                 /* CHANNEL: elements after the softmax dimension (cols is C, rows outer) */
     int channel_warps;             /* CHANNEL: warps that share one tile of columns, splitting C */
     int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of V each) */
+    int flat_rows;                 /* WARP's _flat kernels: rows a block stages at once (a multiple of
+                                      its groups; their elements fit HSM_WARP_FLAT_BYTES) */
     hsm_op_args op;                /* forward and backward kernels */
 } hsm_launch;
 
@@ -111,6 +113,9 @@ struct hsm_kernel {
                                       options, of the backward in ROW, SPLIT and ONLINE:
                                       hsm_peel_col); the plan gives it the rows that are not on
                                       16 bytes, the plain kernels those that are */
+    int flat;                      /* WARP's staged plain forward (_flat): dense rows at any offset,
+                                      copied through shared memory a span of flat_rows rows at a time;
+                                      its group width, built in (else 0) */
 };
 
 /* The kernels of each family compiled into this library. */
@@ -139,6 +144,11 @@ int hsm_channel_words(const hsm_kernel *k);
 
 /* SPLIT: staged accesses per thread that form one tile: copied as one group, folded as it lands. */
 #define HSM_SPLIT_STAGE_PACKS 4
+
+/* WARP's _flat kernels: the bytes of the span of rows a block stages in shared memory (besides its
+ * lead, under 16 bytes). Sixteen 128-thread blocks a SM then hold 129 KB, within every NVIDIA target's
+ * shared memory from sm_80; a CDNA CU's 64 KB holds seven (the occupancy model counts it). */
+#define HSM_WARP_FLAT_BYTES 8192
 
 /* The L2 cache line of both vendors: SPLIT lays rows out from the line that holds their start
  * (hsm_line_lead), and the plan leaves room for that. */

@@ -346,6 +346,7 @@ struct hsm_args {
     int64_t inner;
     int channel_warps;
     int channel_lanes;
+    int flat_rows;
     hsm_op_args op;
 };
 
@@ -369,6 +370,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.inner = a->inner;
     k.channel_warps = a->channel_warps;
     k.channel_lanes = a->channel_lanes;
+    k.flat_rows = a->flat_rows;
     k.op = a->op;
     return k;
 }

@@ -447,7 +447,7 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
     }
 #define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C) HSM_ROW_PACKED_KERNEL_B(NAME, T, C, hsm_row_packed_body)
 #define HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0}
 #define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, 0)
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C)
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose

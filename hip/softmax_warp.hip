@@ -113,6 +113,201 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
     }
 }
 
+/* The plain forward of dense rows staged through shared memory (_flat kernels, issue 14): x's rows
+ * lie cols apart, and so do y's, so the flat_rows rows a block serves at once are one span of each
+ * tensor. The block copies x's span into shared memory in 16-byte accesses, laid out from the 16
+ * bytes that hold its first element; only the packs that straddle the span's two ends go an element
+ * at a time, each element bounded by the span (nothing outside it is read or written: an exact-size
+ * allocation ends anywhere in its last 16 bytes, and the neighbouring spans are other blocks'). Its
+ * groups reduce their rows from there (element lane + k W of a row: consecutive lanes, consecutive
+ * banks) and write y over them, and the block copies y's span out the same way, from y's own 16
+ * bytes. So a row at any offset from 16 bytes, and x and y at different ones, cost two packs a span
+ * instead of two a row (the peeled twins ran fp16 65536 x 77 at 0.65-0.69 of 65536 x 80, and odd
+ * 127-column rows stayed scalar).
+ * Two buffers: the block's next span is copied in (asynchronously where the target can: cp.async;
+ * its straddling packs into registers, written when that span's turn comes) while it reduces and
+ * writes the current one, so a block keeps loads in flight through every phase. Without that (one
+ * buffer, H200) the staged kernels ran fp16 65536 x 77 at 20-29 us against 16.5 for the register
+ * kernels on 65536 x 80. */
+#define HSM_WARP_FLAT_PACKS (HSM_WARP_FLAT_BYTES / 16 + 1) /* a span and its lead */
+#define HSM_WARP_FLAT_ROUNDS ((HSM_WARP_FLAT_PACKS + HSM_WARP_BLOCK - 1) / HSM_WARP_BLOCK)
+#define HSM_WARP_FLAT_REGS 64 /* eight 128-thread blocks a SM (HSM_KERNEL_REG_CAP: NVIDIA only) */
+
+/* A span of x: n elements (32-bit: at most HSM_WARP_FLAT_BYTES) from xs, xs's offset from 16 bytes
+ * (lead, elements), and the packs that cover it from there. */
+template <typename T> struct hsm_flat_span {
+    const T *xs;
+    int nr, n, lead, packs;
+};
+template <typename T>
+__device__ __forceinline__ hsm_flat_span<T> hsm_flat_span_of(const hsm_args &a, int64_t r0)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    hsm_flat_span<T> s;
+    s.nr = a.rows - r0 < a.flat_rows ? (int)(a.rows - r0) : a.flat_rows;
+    s.n = s.nr * (int)a.cols;
+    s.xs = (const T *)a.x + r0 * a.cols;
+    s.lead = (int)(((uintptr_t)s.xs % 16) / sizeof(T));
+    s.packs = (s.lead + s.n + VEC - 1) / VEC;
+    return s;
+}
+
+/* Pack p of span s an element at a time, the elements outside the span left as they are. */
+template <typename T>
+__device__ __forceinline__ void hsm_flat_edge_load(const hsm_flat_span<T> &s, int p, uint4 &w)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    T *t = (T *)&w;
+    const int e0 = p * VEC - s.lead;
+#pragma unroll
+    for (int k = 0; k < VEC; k++)
+        if (e0 + k >= 0 && e0 + k < s.n)
+            t[k] = s.xs[e0 + k];
+}
+template <typename T>
+__device__ __forceinline__ void hsm_flat_edge_store(const hsm_flat_span<T> &s, int p, const uint4 &w, uint4 *buf)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    const T *t = (const T *)&w;
+    T *d = (T *)(buf + p);
+    const int e0 = p * VEC - s.lead;
+#pragma unroll
+    for (int k = 0; k < VEC; k++)
+        if (e0 + k >= 0 && e0 + k < s.n)
+            d[k] = t[k];
+}
+/* Whether pack p of span s straddles one of its ends; its owner is thread p % HSM_WARP_BLOCK. Only the
+ * first and the last pack can. */
+template <typename T>
+__device__ __forceinline__ bool hsm_flat_partial(const hsm_flat_span<T> &s, int p)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    return (p == 0 && (s.lead > 0 || s.n < VEC)) || (p > 0 && p == s.packs - 1 && (s.lead + s.n) % VEC != 0);
+}
+
+/* Starts copying span s into buf: whole packs by hsm_copy16_async, the straddling ones into e[0]
+ * (the first pack, thread 0) and e[1] (the last, its owner), loads left in flight until
+ * hsm_flat_edges stores them. */
+template <typename T>
+__device__ __forceinline__ void hsm_flat_issue(const hsm_flat_span<T> &s, uint4 *buf, uint4 *e)
+{
+    constexpr int VEC = 16 / sizeof(T);
+#pragma unroll
+    for (int i = 0; i < HSM_WARP_FLAT_ROUNDS; i++) {
+        const int p = threadIdx.x + i * HSM_WARP_BLOCK;
+        const int e0 = p * VEC - s.lead;
+        if (e0 >= 0 && e0 + VEC <= s.n)
+            hsm_copy16_async(buf + p, s.xs + e0); /* s.xs + e0 lies on 16 bytes */
+    }
+    const int last = s.packs - 1;
+    if (threadIdx.x == 0 && hsm_flat_partial(s, 0))
+        hsm_flat_edge_load(s, 0, e[0]);
+    if ((int)threadIdx.x == last % HSM_WARP_BLOCK && hsm_flat_partial(s, last))
+        hsm_flat_edge_load(s, last, e[1]);
+}
+template <typename T>
+__device__ __forceinline__ void hsm_flat_edges(const hsm_flat_span<T> &s, uint4 *buf, const uint4 *e)
+{
+    const int last = s.packs - 1;
+    if (threadIdx.x == 0 && hsm_flat_partial(s, 0))
+        hsm_flat_edge_store(s, 0, e[0], buf);
+    if ((int)threadIdx.x == last % HSM_WARP_BLOCK && hsm_flat_partial(s, last))
+        hsm_flat_edge_store(s, last, e[1], buf);
+}
+
+/* Copies src's elements from + e for e in [0, n) to dst's elements e (lead: dst's offset from 16
+ * bytes); where from == lead, each pack is one 16-byte read of shared memory. */
+template <typename T>
+__device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint4 *src, int from)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    const T *s = (const T *)src + from;
+#pragma unroll
+    for (int i = 0; i < HSM_WARP_FLAT_ROUNDS; i++) {
+        const int p = threadIdx.x + i * HSM_WARP_BLOCK;
+        const int e0 = p * VEC - lead;
+        if (e0 >= 0 && e0 + VEC <= n) {
+            uint4 w;
+            if (from == lead) {
+                w = src[p];
+            } else {
+                T *t = (T *)&w;
+#pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    t[k] = s[e0 + k];
+            }
+            *(uint4 *)(dst + e0) = w;
+        } else if (e0 + VEC > 0 && e0 < n) {
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                if (e0 + k >= 0 && e0 + k < n)
+                    dst[e0 + k] = s[e0 + k];
+        }
+    }
+}
+
+/* W lanes a row, C elements a lane, both compile-time: every shared-memory access of a round is the
+ * row's address plus an immediate, the shuffles unroll, and the accesses past the row (k W >= cols,
+ * the same for every lane of the warp) are skipped by a branch all lanes take alike. With W a launch
+ * value, Nsight Compute counted 88 instructions a row of fp16 65536 x 77 (8 lanes of 16): the
+ * addresses and the reductions' loops cost as much as the elements. */
+template <typename T, int C, int W>
+__device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
+{
+    __shared__ uint4 bufs[2][HSM_WARP_FLAT_PACKS];
+    constexpr int groups = HSM_WARP_BLOCK / W;
+    const int lane = threadIdx.x % W, group = threadIdx.x / W;
+    const int cols = (int)a.cols;
+    const int64_t step = (int64_t)gridDim.x * a.flat_rows; /* flat_rows: a multiple of groups */
+    int64_t r0 = (int64_t)blockIdx.x * a.flat_rows;
+    uint4 e[2]; /* the straddling packs of the span copied in next */
+    if (r0 < a.rows)
+        hsm_flat_issue(hsm_flat_span_of<T>(a, r0), bufs[0], e);
+    hsm_copy_async_commit();
+    for (int b = 0; r0 < a.rows; r0 += step, b ^= 1) {
+        const hsm_flat_span<T> s = hsm_flat_span_of<T>(a, r0);
+        hsm_flat_edges(s, bufs[b], e);
+        if (r0 + step < a.rows)
+            hsm_flat_issue(hsm_flat_span_of<T>(a, r0 + step), bufs[b ^ 1], e);
+        hsm_copy_async_commit();
+        hsm_copy_async_wait_pending(1); /* this span's copies: all but the group just committed */
+        __syncthreads();
+        /* Every group of a warp runs as many rounds (nr rounded up to the groups), so each shuffle has
+         * all its lanes; a group past the span's last row reads and writes nothing. */
+        const int rounds_end = (s.nr + groups - 1) / groups * groups;
+        for (int rr = group; rr < rounds_end; rr += groups) {
+            const int live = (rr < s.nr ? cols : 0) - lane; /* this lane's elements k W < live */
+            T *row = (T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols + lane;
+            float v[C];
+            float m = HSM_NEG_INF;
+#pragma unroll
+            for (int k = 0; k < C; k++) {
+                v[k] = HSM_NEG_INF;
+                if (k * W < cols && k * W < live)
+                    v[k] = hsm_to_float(row[k * W]);
+                m = hsm_max(m, v[k]);
+            }
+            m = hsm_warp_max(m, W);
+            float sum = 0.0f;
+#pragma unroll
+            for (int k = 0; k < C; k++)
+                if (k * W < cols) {
+                    v[k] = hsm_exp(v[k], m);
+                    sum += v[k];
+                }
+            const float inv = 1.0f / hsm_warp_sum(sum, W);
+#pragma unroll
+            for (int k = 0; k < C; k++)
+                if (k * W < cols && k * W < live)
+                    row[k * W] = hsm_from_float<T>(v[k] * inv);
+        }
+        __syncthreads();
+        T *ys = (T *)a.y + r0 * a.cols;
+        hsm_flat_out<T>(ys, (int)(((uintptr_t)ys % 16) / sizeof(T)), s.n, bufs[b], s.lead);
+        __syncthreads(); /* the next round's copies go into this buffer */
+    }
+}
+
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_fwd_body(const hsm_args a)
 {
@@ -168,7 +363,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
@@ -215,12 +410,45 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v4_peel, HSM_KOP_PLAIN, DT, VEC, 4 * VEC, 1),               \
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8_peel, HSM_KOP_PLAIN, DT, VEC, 8 * VEC, 1)
 
+/* The staged plain forward (hsm_warp_flat_body), _flat_w<W>: W lanes a row (1 to 32) of 16 elements
+ * each, rows of up to 16 W columns (HSM_WARP_MAX_COLS on 32). Its vec is 16 bytes' worth: its
+ * accesses are; its `flat` is W. The reduction from shared memory is what bounds them (Nsight
+ * Compute, H200, fp16 262144 x 77, W a launch value: issue slots 80% busy, DRAM 22%), so fewer lanes
+ * a row do better: with 16 lanes of 8 and 32 of 4 that row ran 1.2x and 1.7x as long as with 8 lanes
+ * of 16, and 1 or 2 elements a lane were slower wherever they served; the plan takes the fewest
+ * lanes that hold the row. At most HSM_WARP_FLAT_REGS registers on NVIDIA: without the cap, with W a
+ * launch value, 16 elements took 96, five blocks a SM; with the cap at 40 (twelve blocks, small spills)
+ * they were no faster (H200, same run: 0.84-1.08x, 0.91-0.96x on fp16 and bf16 262144 x 77). */
+#define HSM_WARP_FLAT_KERNEL(NAME, T, W)                                                              \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, HSM_WARP_FLAT_REGS) NAME(hsm_args a)  \
+    {                                                                                                 \
+        hsm_warp_flat_body<T, 16, W>(a);                                                              \
+    }
+#define HSM_WARP_FLAT_SET(SFX, T)                                                                     \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w1, T, 1)                                              \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w2, T, 2)                                              \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w4, T, 4)                                              \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w8, T, 8)                                              \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w16, T, 16)                                            \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w32, T, 32)
+#define HSM_WARP_FLAT_ENTRY(NAME, DT, VEC, W)                                                         \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_PLAIN, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W}
+#define HSM_WARP_FLAT_ENTRIES(SFX, DT, VEC)                                                           \
+    HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w1, DT, VEC, 1), HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w2, DT, VEC, 2), \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w4, DT, VEC, 4),                                    \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w8, DT, VEC, 8),                                    \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w16, DT, VEC, 16),                                  \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w32, DT, VEC, 32)
+
 HSM_WARP_ALL(f32, float, 4)
 HSM_WARP_ALL(f16, hsm_f16, 8)
 HSM_WARP_ALL(bf16, hsm_bf16, 8)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
+HSM_WARP_FLAT_SET(f32, float)
+HSM_WARP_FLAT_SET(f16, hsm_f16)
+HSM_WARP_FLAT_SET(bf16, hsm_bf16)
 
 static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
@@ -229,6 +457,9 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_FLAT_ENTRIES(f32, HSM_F32, 4),
+    HSM_WARP_FLAT_ENTRIES(f16, HSM_F16, 8),
+    HSM_WARP_FLAT_ENTRIES(bf16, HSM_BF16, 8),
 };
 
 extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)

@@ -76,6 +76,7 @@ typedef struct hsm_plan {
     int staged;                    /* SPLIT: accesses per thread of its chunk staged in shared memory */
     int channel_warps;             /* CHANNEL: warps sharing a tile of columns */
     int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of vec each) */
+    int flat_rows;                 /* WARP's _flat kernels: rows a block stages at once */
     size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 
@@ -92,6 +93,7 @@ typedef struct hsm_req {
     int one_pass;      /* the statistics alone, or a call given them (stats_in): each row is read once,
                           nothing is read again (ONLINE keeps no tiles for a second pass) */
     int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
+    int flat;          /* the plain forward of dense rows: only WARP's staged kernels (hsm_kernel.flat) */
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */

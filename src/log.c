@@ -425,6 +425,8 @@ static void plan_op(struct hipsoftmax_context *h, const hsm_log_op *op)
         add(&l, " family=%s kernel=%s grid=%d block=%d blocks_per_row=%d group_width=%d dynamic_smem=%zu",
             f != NULL ? f : "?", k->name, plan->grid, plan->block, plan->blocks_per_row, plan->group_width,
             plan->smem_bytes);
+        if (k->flat)
+            add(&l, " flat_rows=%d", plan->flat_rows);
         /* The occupancy behind the grid, by both models the arch module has: the exact one the plan
          * sized the grid with, and the Triton tutorial's formula for the same kernel and block. */
         const arch_kernel *m = &plan->ks->meta;

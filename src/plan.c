@@ -84,7 +84,7 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
         if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec &&
-            s->k->peel == q->peel && s->have_meta &&
+            s->k->peel == q->peel && (s->k->flat != 0) == (q->flat != 0) && s->have_meta &&
             !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
@@ -100,9 +100,11 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_WARP, q)) {
         const int c = s->k->cols_per_thread;
-        if ((int64_t)warp * c < span)
+        /* The staged kernels have their group width built in (k->flat): the table lists them from the
+         * fewest lanes, so the first that holds the row (hip/softmax_warp.hip says why). */
+        if ((int64_t)(s->k->flat ? s->k->flat : warp) * c < span)
             continue;
-        int w = 1;
+        int w = s->k->flat ? s->k->flat : 1;
         while ((int64_t)w * c < span)
             w *= 2;
         const int block = s->k->max_block;
@@ -113,6 +115,18 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         out->group_width = w;
         out->blocks_per_row = 1;
         out->grid = (int)min64(ceil_div(rows, block / w), (int64_t)h->dev.num_cus * bpc);
+        if (s->k->flat) {
+            /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same
+             * rounds), but no more than spreads the rows over every resident block, so a small
+             * problem keeps every SM busy. The span holds a round of every group: block / w rows of
+             * at most w * c columns, at most block * 16 * 4 bytes. */
+            const int64_t groups = block / w, resident = (int64_t)h->dev.num_cus * bpc;
+            const int64_t fit = HSM_WARP_FLAT_BYTES / (cols * elem_bytes(q->dt)) / groups * groups;
+            HSM_RETURN_IF(fit < groups, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+            const int64_t even = ceil_div(ceil_div(rows, resident), groups) * groups;
+            out->flat_rows = (int)min64(fit, even);
+            out->grid = (int)min64(ceil_div(rows, out->flat_rows), resident);
+        }
         return HIPSOFTMAX_STATUS_SUCCESS;
     }
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
@@ -1018,6 +1032,20 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         if (forced_k != NULL)
             q.vec = v;
         q.peel = 1;
+        lead = 0;
+    }
+    /* WARP's staged kernels (_flat) take the plain forward of dense rows (x's rows cols apart, and
+     * y's) of up to HSM_WARP_MAX_COLS columns at any offset: a forced one only those, and the plan
+     * those whose rows are not all on 16 bytes, which the vector kernels cannot take whole. */
+    const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
+    const int flat_ok = plain_forward(call) && !channel && dense && p->cols <= HSM_WARP_MAX_COLS;
+    HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    if (flat_ok && (forced_k != NULL ? forced_k->flat
+                                     : (h->forced == HIPSOFTMAX_FAMILY_AUTO || h->forced == HIPSOFTMAX_FAMILY_WARP) &&
+                                           q.vec == 1)) {
+        q.flat = 1;
+        q.vec = v;
+        q.peel = 0;
         lead = 0;
     }
 

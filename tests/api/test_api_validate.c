@@ -150,6 +150,44 @@ static void test_forward(hipsoftmax_handle h)
     check_canary("forward");
 }
 
+/* WARP's staged kernels (_flat): the plain forward of dense rows of up to 512 columns whose rows are
+ * not all on 16 bytes, on the fewest lanes of 16 elements that hold the row (the kernel of that group
+ * width); rows on 16 bytes keep the vector kernels,
+ * padded rows the peeled or scalar ones, options the forward-with-options kernels. A forced staged
+ * kernel refuses rows that are not dense. */
+static void test_flat_plan(hipsoftmax_handle h)
+{
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    static const long long shapes[][2] = {{65536, 77}, {16384, 127}, {1823, 301}, {7, 1}, {1, 509}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F16, shapes[s][0], shapes[s][1]);
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT(strncmp(info.kernel, "hsm_warp_f16_flat_w", 19) == 0 && info.group_width * 16 >= shapes[s][1] &&
+               info.group_width * 8 < shapes[s][1] + (shapes[s][1] <= 16 ? 16 : 0));
+    }
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_BF16, 65536, 80);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strstr(info.kernel, "_flat_") == NULL && info.family == HIPSOFTMAX_FAMILY_WARP);
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_BF16, 65536, 77);
+    p.x_row_stride = 78;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strstr(info.kernel, "_flat_") == NULL);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_bf16_flat_w16"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    p.x_row_stride = 77;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strcmp(info.kernel, "hsm_warp_bf16_flat_w16") == 0 && info.group_width == 16);
+    p.cols = p.x_row_stride = p.y_row_stride = 257; /* more than 16 lanes of 16 hold */
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    p.cols = p.x_row_stride = p.y_row_stride = 77;
+    p.scale = 0.5f;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strstr(info.kernel, "_flat_") == NULL);
+}
+
 static void test_plan(hipsoftmax_handle h)
 {
     hipsoftmax_problem p;
@@ -180,6 +218,7 @@ static void test_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_get_kernel_info(h, 0, NULL), HIPSOFTMAX_STATUS_INVALID_POINTER);
     int bpc;
     EXPECT_STATUS(hipsoftmax_kernel_occupancy(h, 0, 0, &bpc), HIPSOFTMAX_STATUS_INVALID_VALUE);
+    test_flat_plan(h);
 }
 
 /* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its

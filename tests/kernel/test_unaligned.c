@@ -4,7 +4,8 @@
  * edges of WARP's and ROW's ranges), in four layouts:
  *   dense;  every stride cols + 1;  every stride cols + 3 with each tensor 1, 2 or 3 elements into
  *   its allocation;  the input's stride cols + 1 with a dense output (backward: y cols + 1, dy
- *   cols + 3, dx dense),
+ *   cols + 3, dx dense);  dense with each tensor 1, 2 or 3 elements into its allocation (WARP's
+ *   staged kernels: x's and y's spans at different offsets),
  * so that consecutive rows start at every alignment and x and y are misaligned differently; and their
  * aligned neighbours (12344, 784, 50256, 4096, 32: every vector width divides them) dense, and with
  * every stride one 16-byte access longer and each tensor 1, 2 or 3 accesses into its allocation: rows
@@ -18,7 +19,8 @@
  * serves several), else the test would say nothing of it. The peeled kernels (_peel: vector kernels
  * for rows at any element offset) serve the unaligned rows too (packs straddling both ends of a row):
  * the plain forward's ROW twins in every layout, its WARP twins where x and y rows lie at the same
- * offsets (not the x stride+1, y dense one); the forward with options' (_peel_fwd) and the backward's
+ * offsets (not the x stride+1, y dense one); WARP's staged kernels (_flat) the plain forward's dense
+ * rows of up to 512 columns, with or without offsets; the forward with options' (_peel_fwd) and the backward's
  * (_peel_bwd: ROW, SPLIT, ONLINE) where every tensor's rows lie at the input's offset from their own
  * accesses (dense and stride+1, not the layouts whose tensors start at different places).
  *
@@ -50,9 +52,9 @@ static const char *const fam_names[] = {"auto", "warp", "row", "online", "split"
 
 enum { KIND_PLAIN, KIND_FWD, KIND_BWD };
 static const char *const kind_names[] = {"plain forward", "forward with options", "backward"};
-enum { L_DENSE, L_PAD1, L_PAD3, L_MIXED, L_VEC, L_COUNT };
+enum { L_DENSE, L_PAD1, L_PAD3, L_MIXED, L_VEC, L_DENSE_OFF, L_COUNT };
 static const char *const layout_names[] = {"dense", "stride+1", "stride+3 offset", "x stride+1 y dense",
-                                           "stride+16 bytes offset"};
+                                           "stride+16 bytes offset", "dense offset"};
 
 typedef struct {
     char name[64];
@@ -108,7 +110,7 @@ static void build(ucase *u, test_dtype t, int kind, int64_t rows, int64_t cols, 
     const int64_t pad_in2 = layout == L_PAD1 ? 1 : layout == L_PAD3 || layout == L_MIXED ? 3 : layout == L_VEC ? v : 0;
     const int64_t pad_out = layout == L_PAD1 ? 1 : layout == L_PAD3 ? 3 : layout == L_VEC ? v : 0;
     u->s_in = cols + pad_in, u->s_in2 = cols + pad_in2, u->s_out = cols + pad_out;
-    if (layout == L_PAD3 || layout == L_VEC) {
+    if (layout == L_PAD3 || layout == L_VEC || layout == L_DENSE_OFF) {
         const size_t step = layout == L_VEC ? (size_t)v : 1;
         u->o_in = step, u->o_in2 = 2 * step, u->o_out = 3 * step;
     }

@@ -246,6 +246,93 @@ __device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint
     }
 }
 
+/* One row of the span, in place: its softmax from shared memory (row: its first element; live: its
+ * columns, or 0 for a group past the span's last row, which reads and writes nothing; cols: the
+ * columns of every row, the same for all lanes of the warp). fp32: element lane + k W of the row is
+ * the lane's k-th. */
+template <typename T, int C, int W>
+__device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lane)
+{
+    if constexpr (sizeof(T) == 2) {
+        /* 16-bit: the row's elements a pair at a time, from the 32-bit words that hold them, word
+         * lane + k W from the one that holds the row's first element (off: 1 where that is the
+         * word's upper half). A word wholly in the row is one shared-memory access and one
+         * conversion back. An element alone in a word it shares with the next or the previous row
+         * (the row's first at an odd offset, its last where the row ends in a lower half) is read
+         * and written on its own, 16 bits, by the lane of that word: no group touches another
+         * row's bytes (compute-sanitizer's racecheck counts a read of them as a race even where
+         * its value goes unused). A lane holds C / 2 words: rows of up to C W - 1 columns (the
+         * plan leaves the room). */
+        const int off = (int)((uintptr_t)row / sizeof(T)) & 1;
+        uint32_t *words = (uint32_t *)(row - off) + lane;
+        const int first = 2 * lane - off; /* the row's element in the low half of the lane's word 0 */
+        const bool lone_first = live > 0 && off == 1 && lane == 0;
+        const bool lone_last = live > 0 && ((off + live) & 1) != 0 && lane == (live - 1 + off) / 2 % W;
+        float vf = lone_first ? hsm_to_float(row[0]) : HSM_NEG_INF;
+        float vl = lone_last ? hsm_to_float(row[live - 1]) : HSM_NEG_INF;
+        float v[C];
+        float m = hsm_max(vf, vl);
+#pragma unroll
+        for (int k = 0; k < C / 2; k++) {
+            const int e = first + 2 * k * W;
+            v[2 * k] = v[2 * k + 1] = HSM_NEG_INF;
+            if (2 * k * W <= cols && e >= 0 && e + 1 < live) {
+                const uint32_t w = words[k * W];
+                v[2 * k] = hsm_lo_to_float(w, T{});
+                v[2 * k + 1] = hsm_hi_to_float(w, T{});
+            }
+            m = hsm_max(m, hsm_max(v[2 * k], v[2 * k + 1]));
+        }
+        m = hsm_warp_max(m, W);
+        vf = hsm_exp(vf, m);
+        vl = hsm_exp(vl, m);
+        float sum = vf + vl;
+#pragma unroll
+        for (int k = 0; k < C / 2; k++)
+            if (2 * k * W <= cols) {
+                v[2 * k] = hsm_exp(v[2 * k], m);
+                v[2 * k + 1] = hsm_exp(v[2 * k + 1], m);
+                sum += v[2 * k] + v[2 * k + 1];
+            }
+        const float inv = 1.0f / hsm_warp_sum(sum, W);
+#pragma unroll
+        for (int k = 0; k < C / 2; k++) {
+            const int e = first + 2 * k * W;
+            if (2 * k * W <= cols && e >= 0 && e + 1 < live)
+                words[k * W] = hsm_pair_from_float(v[2 * k] * inv, v[2 * k + 1] * inv, T{});
+        }
+        if (lone_first)
+            row[0] = hsm_from_float<T>(vf * inv);
+        if (lone_last)
+            row[live - 1] = hsm_from_float<T>(vl * inv);
+    } else {
+        T *r = row + lane;
+        const int lim = live - lane; /* this lane's elements k W < lim */
+        float v[C];
+        float m = HSM_NEG_INF;
+#pragma unroll
+        for (int k = 0; k < C; k++) {
+            v[k] = HSM_NEG_INF;
+            if (k * W < cols && k * W < lim)
+                v[k] = hsm_to_float(r[k * W]);
+            m = hsm_max(m, v[k]);
+        }
+        m = hsm_warp_max(m, W);
+        float sum = 0.0f;
+#pragma unroll
+        for (int k = 0; k < C; k++)
+            if (k * W < cols) {
+                v[k] = hsm_exp(v[k], m);
+                sum += v[k];
+            }
+        const float inv = 1.0f / hsm_warp_sum(sum, W);
+#pragma unroll
+        for (int k = 0; k < C; k++)
+            if (k * W < cols && k * W < lim)
+                r[k * W] = hsm_from_float<T>(v[k] * inv);
+    }
+}
+
 /* W lanes a row, C elements a lane, both compile-time: every shared-memory access of a round is the
  * row's address plus an immediate, the shuffles unroll, and the accesses past the row (k W >= cols,
  * the same for every lane of the warp) are skipped by a branch all lanes take alike. With W a launch
@@ -275,32 +362,9 @@ __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
         /* Every group of a warp runs as many rounds (nr rounded up to the groups), so each shuffle has
          * all its lanes; a group past the span's last row reads and writes nothing. */
         const int rounds_end = (s.nr + groups - 1) / groups * groups;
-        for (int rr = group; rr < rounds_end; rr += groups) {
-            const int live = (rr < s.nr ? cols : 0) - lane; /* this lane's elements k W < live */
-            T *row = (T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols + lane;
-            float v[C];
-            float m = HSM_NEG_INF;
-#pragma unroll
-            for (int k = 0; k < C; k++) {
-                v[k] = HSM_NEG_INF;
-                if (k * W < cols && k * W < live)
-                    v[k] = hsm_to_float(row[k * W]);
-                m = hsm_max(m, v[k]);
-            }
-            m = hsm_warp_max(m, W);
-            float sum = 0.0f;
-#pragma unroll
-            for (int k = 0; k < C; k++)
-                if (k * W < cols) {
-                    v[k] = hsm_exp(v[k], m);
-                    sum += v[k];
-                }
-            const float inv = 1.0f / hsm_warp_sum(sum, W);
-#pragma unroll
-            for (int k = 0; k < C; k++)
-                if (k * W < cols && k * W < live)
-                    row[k * W] = hsm_from_float<T>(v[k] * inv);
-        }
+        for (int rr = group; rr < rounds_end; rr += groups)
+            hsm_flat_row<T, C, W>((T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols, rr < s.nr ? cols : 0, cols,
+                                  lane);
         __syncthreads();
         T *ys = (T *)a.y + r0 * a.cols;
         hsm_flat_out<T>(ys, (int)(((uintptr_t)ys % 16) / sizeof(T)), s.n, bufs[b], s.lead);
@@ -411,14 +475,15 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8_peel, HSM_KOP_PLAIN, DT, VEC, 8 * VEC, 1)
 
 /* The staged plain forward (hsm_warp_flat_body), _flat_w<W>: W lanes a row (1 to 32) of 16 elements
- * each, rows of up to 16 W columns (HSM_WARP_MAX_COLS on 32). Its vec is 16 bytes' worth: its
- * accesses are; its `flat` is W. The reduction from shared memory is what bounds them (Nsight
- * Compute, H200, fp16 262144 x 77, W a launch value: issue slots 80% busy, DRAM 22%), so fewer lanes
- * a row do better: with 16 lanes of 8 and 32 of 4 that row ran 1.2x and 1.7x as long as with 8 lanes
- * of 16, and 1 or 2 elements a lane were slower wherever they served; the plan takes the fewest
- * lanes that hold the row. At most HSM_WARP_FLAT_REGS registers on NVIDIA: without the cap, with W a
- * launch value, 16 elements took 96, five blocks a SM; with the cap at 40 (twelve blocks, small spills)
- * they were no faster (H200, same run: 0.84-1.08x, 0.91-0.96x on fp16 and bf16 262144 x 77). */
+ * each, rows of up to 16 W columns (16-bit: one less; HSM_WARP_MAX_COLS on 32). Its vec is 16
+ * bytes' worth: its accesses are; its `flat` is W. The reduction from shared memory is what bounds
+ * them (Nsight Compute, H200, fp16 262144 x 77, W a launch value: issue slots 80% busy, DRAM 22%),
+ * so fewer lanes a row do better: with 16 lanes of 8 and 32 of 4 that row ran 1.2x and 1.7x as long
+ * as with 8 lanes of 16, and 1 or 2 elements a lane were slower wherever they served; the plan
+ * takes the fewest lanes that hold the row. At most HSM_WARP_FLAT_REGS registers on NVIDIA: without
+ * the cap, with W a launch value, 16 elements took 96, five blocks a SM; with the cap at 40 (twelve
+ * blocks, small spills) they were no faster (H200, same run: 0.84-1.08x, 0.91-0.96x on fp16 and
+ * bf16 262144 x 77). */
 #define HSM_WARP_FLAT_KERNEL(NAME, T, W)                                                              \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, HSM_WARP_FLAT_REGS) NAME(hsm_args a)  \
     {                                                                                                 \

@@ -95,8 +95,9 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
                                    int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
-    /* A peeled kernel lays a row out from the 16 bytes that hold its start: up to vec - 1 more. */
-    const int64_t span = cols + (q->peel ? q->vec - 1 : 0);
+    /* A peeled kernel lays a row out from the 16 bytes that hold its start: up to vec - 1 more; a
+     * 16-bit staged kernel from the 32-bit word that holds it: one more. */
+    const int64_t span = cols + (q->peel ? q->vec - 1 : 0) + (q->flat && q->dt != HSM_F32 ? 1 : 0);
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_WARP, q)) {
         const int c = s->k->cols_per_thread;
@@ -1035,11 +1036,15 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         lead = 0;
     }
     /* WARP's staged kernels (_flat) take the plain forward of dense rows (x's rows cols apart, and
-     * y's) of up to HSM_WARP_MAX_COLS columns at any offset: a forced one only those, and the plan
-     * those whose rows are not all on 16 bytes, which the vector kernels cannot take whole. */
+     * y's) of up to HSM_WARP_MAX_COLS columns at any offset (16-bit: one less, plan_warp says why): a
+     * forced one only those, and the plan those whose rows are not all on 16 bytes, which the vector
+     * kernels cannot take whole. Should no staged kernel serve them after all, the plan is the one
+     * they would have had (q_rows). */
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
-    const int flat_ok = plain_forward(call) && !channel && dense && p->cols <= HSM_WARP_MAX_COLS;
+    const int flat_ok = plain_forward(call) && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    const hsm_req q_rows = q;
+    const int lead_rows = lead;
     if (flat_ok && (forced_k != NULL ? forced_k->flat
                                      : (h->forced == HIPSOFTMAX_FAMILY_AUTO || h->forced == HIPSOFTMAX_FAMILY_WARP) &&
                                            q.vec == 1)) {
@@ -1070,7 +1075,11 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     }
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
-    const hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
+    hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
+    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && q.flat && forced_k == NULL) {
+        memset(&plan, 0, sizeof plan);
+        st = plan_compute(h, h->forced, &q_rows, p->rows, p->cols, inner, lead_rows, &plan);
+    }
     e->valid = 1;
     memcpy(&e->key, &k, sizeof k); /* padding included: the next lookup compares it */
     e->status = st;

@@ -163,8 +163,8 @@ static void test_flat_plan(hipsoftmax_handle h)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F16, shapes[s][0], shapes[s][1]);
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-        EXPECT(strncmp(info.kernel, "hsm_warp_f16_flat_w", 19) == 0 && info.group_width * 16 >= shapes[s][1] &&
-               info.group_width * 8 < shapes[s][1] + (shapes[s][1] <= 16 ? 16 : 0));
+        EXPECT(strncmp(info.kernel, "hsm_warp_f16_flat_w", 19) == 0 && info.group_width * 16 > shapes[s][1] &&
+               info.group_width * 8 <= shapes[s][1] + (shapes[s][1] < 16 ? 16 : 0));
     }
     hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_BF16, 65536, 80);
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -178,9 +178,19 @@ static void test_flat_plan(hipsoftmax_handle h)
     p.x_row_stride = 77;
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(strcmp(info.kernel, "hsm_warp_bf16_flat_w16") == 0 && info.group_width == 16);
-    p.cols = p.x_row_stride = p.y_row_stride = 257; /* more than 16 lanes of 16 hold */
+    p.cols = p.x_row_stride = p.y_row_stride = 256; /* 16-bit: 16 lanes of 16 hold 255 columns */
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     p.cols = p.x_row_stride = p.y_row_stride = 77;
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_bf16_flat_w32"), HIPSOFTMAX_STATUS_SUCCESS);
+    p.cols = p.x_row_stride = p.y_row_stride = 512; /* 16-bit: rows of up to 511 columns */
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    p.cols = p.x_row_stride = p.y_row_stride = 511;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.group_width == 32);
+    p.x_dtype = p.y_dtype = HIPSOFTMAX_DTYPE_F32;
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f32_flat_w32"), HIPSOFTMAX_STATUS_SUCCESS);
+    p.cols = p.x_row_stride = p.y_row_stride = 512; /* fp32: 512 */
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     p.scale = 0.5f;
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);

@@ -7,7 +7,9 @@ description), all timed the same way in one process. bench/compare_ops.py does t
 Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 
-Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR
+Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR [SHAPES]
+SHAPES (optional) replaces the fixed list: comma-separated DTYPE:MxN, DTYPE one of fp32, bf16, fp16
+(e.g. fp16:65536x77,bf16:16384x127: issue 14's odd short rows).
 Writes OUT_DIR/compare-<device>-<date>.md and .csv, and a .png plot per dtype if matplotlib is there.
 """
 import datetime
@@ -110,6 +112,13 @@ def main():
     for n in (128, 256, 512, 1024):
         shapes.append((torch.float32, 1024, n))
     shapes += [(torch.float32, 32, 1 << 20), (torch.float32, 4, 1 << 23)]
+    if len(sys.argv) > 3:
+        dts = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+        shapes = []
+        for item in sys.argv[3].split(","):
+            dt, mn = item.split(":")
+            m, n = mn.split("x")
+            shapes.append((dts[dt], int(m), int(n)))
 
     rows = []
     for dt, m, n in shapes:
@@ -161,6 +170,8 @@ def main():
         import matplotlib.pyplot as plt
         for dtn in ("float32", "bfloat16", "float16"):
             pts = [(n, res) for dt, m, n, err, res in rows if dt == dtn and m == 4096]
+            if len(pts) < 2:  # a curve needs points (a SHAPES list may have none at M = 4096)
+                continue
             fig, ax = plt.subplots(figsize=(8, 5))
             for k in names:
                 xs = [n for n, r in pts if r[k]]

@@ -146,8 +146,9 @@ int hsm_channel_words(const hsm_kernel *k);
 #define HSM_SPLIT_STAGE_PACKS 4
 
 /* WARP's _flat kernels: the bytes of the span of rows a block stages in shared memory (besides its
- * lead, under 16 bytes). Sixteen 128-thread blocks a SM then hold 129 KB, within every NVIDIA target's
- * shared memory from sm_80; a CDNA CU's 64 KB holds seven (the occupancy model counts it). */
+ * lead, under 16 bytes), in each of two buffers: 16.4 KB a 128-thread block. The eight blocks a SM
+ * their register cap leaves hold 131 KB, within every NVIDIA target's shared memory from sm_80; a
+ * CDNA CU's 64 KB holds three (the occupancy model counts it; no AMD GPU has run them). */
 #define HSM_WARP_FLAT_BYTES 8192
 
 /* The L2 cache line of both vendors: SPLIT lays rows out from the line that holds their start

@@ -119,8 +119,8 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
  * bytes that hold its first element; only the packs that straddle the span's two ends go an element
  * at a time, each element bounded by the span (nothing outside it is read or written: an exact-size
  * allocation ends anywhere in its last 16 bytes, and the neighbouring spans are other blocks'). Its
- * groups reduce their rows from there (element lane + k W of a row: consecutive lanes, consecutive
- * banks) and write y over them, and the block copies y's span out the same way, from y's own 16
+ * groups reduce their rows from there (hsm_flat_row: consecutive lanes on consecutive banks) and
+ * write y over them, and the block copies y's span out the same way, from y's own 16
  * bytes. So a row at any offset from 16 bytes, and x and y at different ones, cost two packs a span
  * instead of two a row (the peeled twins ran fp16 65536 x 77 at 0.65-0.69 of 65536 x 80, and odd
  * 127-column rows stayed scalar).

@@ -83,6 +83,13 @@ __device__ __forceinline__ hsm_pack<T, VEC> hsm_load_pack(const T *xr, int64_t c
  * whole lines: a row off its line costs each warp one line and sector more per access otherwise
  * (H200, fp32, one block per row, N=65536: 82.8% of the copy bandwidth with rows 16 bytes off their
  * line, 90.0% on it). */
+/* Elements from the 16 bytes that hold p to p: a tensor's offset from its own 16-byte packs. */
+template <typename T>
+__device__ __forceinline__ int hsm_pack_lead(const T *p)
+{
+    return (int)(((uintptr_t)p % 16) / sizeof(T));
+}
+
 template <typename T, int VEC>
 __device__ __forceinline__ int hsm_line_lead(const T *xr)
 {

@@ -767,7 +767,7 @@ template <typename T, int VEC>
 __device__ __forceinline__ hsm_peel_row hsm_bwd_peel_row(const hsm_args &a, const T *yr, const void *drow, bool edges)
 {
     hsm_peel_row r;
-    const int lead = (int)(((uintptr_t)yr % 16) / sizeof(T));
+    const int lead = hsm_pack_lead(yr);
     r.head = (VEC - lead) % VEC < a.cols ? (VEC - lead) % VEC : a.cols;
     r.cols = (a.cols - r.head) / VEC * VEC;
     r.ec = edges ? hsm_peel_col<VEC>(lead, a.cols) : -1;

@@ -72,7 +72,7 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
         const bool live = row < a.rows;
         const int64_t cols = live ? a.cols : 0;
         const T *xr = x + (live ? row : 0) * a.x_stride;
-        const int64_t col0 = -(int64_t)(((uintptr_t)xr % 16) / sizeof(T));
+        const int64_t col0 = -(int64_t)hsm_pack_lead(xr);
         float lm = HSM_NEG_INF;
 #pragma unroll
         for (int p = 0; p < C / VEC; p++) {
@@ -147,34 +147,20 @@ __device__ __forceinline__ hsm_flat_span<T> hsm_flat_span_of(const hsm_args &a, 
     s.nr = a.rows - r0 < a.flat_rows ? (int)(a.rows - r0) : a.flat_rows;
     s.n = s.nr * (int)a.cols;
     s.xs = (const T *)a.x + r0 * a.cols;
-    s.lead = (int)(((uintptr_t)s.xs % 16) / sizeof(T));
+    s.lead = hsm_pack_lead(s.xs);
     s.packs = (s.lead + s.n + VEC - 1) / VEC;
     return s;
 }
 
-/* Pack p of span s an element at a time, the elements outside the span left as they are. */
+/* A pack that straddles an end of a span, an element at a time: d[k] = s[k] for the pack's elements
+ * e0 + k inside the span [0, n), the others neither read nor written. */
 template <typename T>
-__device__ __forceinline__ void hsm_flat_edge_load(const hsm_flat_span<T> &s, int p, uint4 &w)
+__device__ __forceinline__ void hsm_flat_part(T *d, const T *s, int e0, int n)
 {
-    constexpr int VEC = 16 / sizeof(T);
-    T *t = (T *)&w;
-    const int e0 = p * VEC - s.lead;
 #pragma unroll
-    for (int k = 0; k < VEC; k++)
-        if (e0 + k >= 0 && e0 + k < s.n)
-            t[k] = s.xs[e0 + k];
-}
-template <typename T>
-__device__ __forceinline__ void hsm_flat_edge_store(const hsm_flat_span<T> &s, int p, const uint4 &w, uint4 *buf)
-{
-    constexpr int VEC = 16 / sizeof(T);
-    const T *t = (const T *)&w;
-    T *d = (T *)(buf + p);
-    const int e0 = p * VEC - s.lead;
-#pragma unroll
-    for (int k = 0; k < VEC; k++)
-        if (e0 + k >= 0 && e0 + k < s.n)
-            d[k] = t[k];
+    for (int k = 0; k < (int)(16 / sizeof(T)); k++)
+        if (e0 + k >= 0 && e0 + k < n)
+            d[k] = s[k];
 }
 /* Whether pack p of span s straddles one of its ends; its owner is thread p % HSM_WARP_BLOCK. Only the
  * first and the last pack can. */
@@ -201,18 +187,19 @@ __device__ __forceinline__ void hsm_flat_issue(const hsm_flat_span<T> &s, uint4 
     }
     const int last = s.packs - 1;
     if (threadIdx.x == 0 && hsm_flat_partial(s, 0))
-        hsm_flat_edge_load(s, 0, e[0]);
+        hsm_flat_part((T *)&e[0], s.xs - s.lead, -s.lead, s.n);
     if ((int)threadIdx.x == last % HSM_WARP_BLOCK && hsm_flat_partial(s, last))
-        hsm_flat_edge_load(s, last, e[1]);
+        hsm_flat_part((T *)&e[1], s.xs + last * VEC - s.lead, last * VEC - s.lead, s.n);
 }
 template <typename T>
 __device__ __forceinline__ void hsm_flat_edges(const hsm_flat_span<T> &s, uint4 *buf, const uint4 *e)
 {
+    constexpr int VEC = 16 / sizeof(T);
     const int last = s.packs - 1;
     if (threadIdx.x == 0 && hsm_flat_partial(s, 0))
-        hsm_flat_edge_store(s, 0, e[0], buf);
+        hsm_flat_part((T *)buf, (const T *)&e[0], -s.lead, s.n);
     if ((int)threadIdx.x == last % HSM_WARP_BLOCK && hsm_flat_partial(s, last))
-        hsm_flat_edge_store(s, last, e[1], buf);
+        hsm_flat_part((T *)(buf + last), (const T *)&e[1], last * VEC - s.lead, s.n);
 }
 
 /* Copies src's elements from + e for e in [0, n) to dst's elements e (lead: dst's offset from 16
@@ -238,10 +225,7 @@ __device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint
             }
             *(uint4 *)(dst + e0) = w;
         } else if (e0 + VEC > 0 && e0 < n) {
-#pragma unroll
-            for (int k = 0; k < VEC; k++)
-                if (e0 + k >= 0 && e0 + k < n)
-                    dst[e0 + k] = s[e0 + k];
+            hsm_flat_part(dst + e0, s + e0, e0, n);
         }
     }
 }
@@ -367,7 +351,7 @@ __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
                                   lane);
         __syncthreads();
         T *ys = (T *)a.y + r0 * a.cols;
-        hsm_flat_out<T>(ys, (int)(((uintptr_t)ys % 16) / sizeof(T)), s.n, bufs[b], s.lead);
+        hsm_flat_out<T>(ys, hsm_pack_lead(ys), s.n, bufs[b], s.lead);
         __syncthreads(); /* the next round's copies go into this buffer */
     }
 }

@@ -212,6 +212,8 @@ __device__ __forceinline__ uint32_t hsm_opaque(uint32_t v)
 /* 2^x. A denormal result may come back as 0 (the kernels' accuracy contract allows it: such a term is
  * below every tolerance); here it does not. */
 __device__ __forceinline__ float hsm_exp2(float x) { return exp2f(x); }
+/* log2 x, once a row or column (hsm_norm_of). */
+__device__ __forceinline__ float hsm_log2(float x) { return log2f(x); }
 /* Pause in a spin-wait so that waiting wavefronts leave issue slots and memory to the others. */
 __device__ __forceinline__ void hsm_spin_pause(void) { __builtin_amdgcn_s_sleep(1); }
 /* A 16-byte store of data nothing reads back soon: marked non-temporal so it does not push rows
@@ -305,6 +307,14 @@ __device__ __forceinline__ float hsm_exp2(float x)
 {
     float r;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+/* log2 x in one MUFU.LG2 (lg2.approx.ftz, relative error about 2^-22), once a row or column
+ * (hsm_norm_of): log2f's accurate path is some 20 instructions more. */
+__device__ __forceinline__ float hsm_log2(float x)
+{
+    float r;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return r;
 }
 __device__ __forceinline__ void hsm_spin_pause(void) { __nanosleep(64); }

@@ -184,6 +184,32 @@ __device__ __forceinline__ float hsm_rescale(float x, float m)
 }
 __device__ __forceinline__ float hsm_exp(float x, float m) { return hsm_exp2((x - m) * HSM_LOG2E); }
 
+/* The outputs exp(x - m) / S of a kernel that takes the exponentials again for them, in T: for fp32
+ * the exponential times 1 / S; for 16-bit outputs 2^((x - m) log2 e + log2(1 / S)), the normaliser
+ * added to the exponent by the FFMA that scales it, one instruction an element fewer (the 16-bit
+ * kernels are bound by their instructions). The exponent's rounding then includes log2 S: for an
+ * exponent under 32 in magnitude, under 2^-19 of the output (and lg2.approx's under 2^-22 x |log2 S|),
+ * where a 16-bit output's rounding is 2^-12 (fp16) or 2^-9 (bf16). The edge cases agree: S = 0 (every
+ * value -inf) gives NaN both ways, a NaN S gives NaN. log2(1 / S), not -log2 S: ptxas carried the
+ * sum pass's conversions of the packed ROW kernels' values past a lone lg2 into their store pass
+ * (24-120 bytes of spills on sm_90); the division's slow path keeps it from that, and the kernels at
+ * 44-54 registers. hsm_norm_of gives the normaliser, hsm_exp_norm an output; a store of them
+ * multiplies by 1. */
+template <typename T> __device__ __forceinline__ float hsm_norm_of(float S)
+{
+    if constexpr (sizeof(T) == 2)
+        return hsm_log2(1.0f / S);
+    else
+        return 1.0f / S;
+}
+template <typename T> __device__ __forceinline__ float hsm_exp_norm(float x, float m, float norm)
+{
+    if constexpr (sizeof(T) == 2)
+        return hsm_exp2(fmaf(x - m, HSM_LOG2E, norm));
+    else
+        return hsm_exp(x, m) * norm;
+}
+
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
  * for p < C / VEC, i < VEC; columns outside [0, cols) (col0 may be negative: hsm_line_lead) read as
  * -inf (the padding value) and are never written. Consecutive lanes touch consecutive VEC-element

@@ -136,7 +136,7 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
             }
         } else {
             const float mx = hsm_block_max(m, red_max);
-            const float inv = 1.0f / hsm_block_sum(s * hsm_rescale(m, mx), red_sum);
+            const float norm = hsm_norm_of<T>(hsm_block_sum(s * hsm_rescale(m, mx), red_sum));
             T *yr = y + row * a.y_stride;
             for (t = t - 1; t >= 0; t--) {
                 const int64_t col0 = t * step;
@@ -144,8 +144,8 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
                 hsm_online_tile<T, VEC, F>(a, rc, xr, col0, from, NULL, v);
 #pragma unroll
                 for (int i = 0; i < C; i++)
-                    v[i] = hsm_exp(v[i], mx);
-                hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, inv);
+                    v[i] = hsm_exp_norm<T>(v[i], mx, norm);
+                hsm_chunk_store<T, VEC, C>(yr, col0, a.cols, threadIdx.x, blockDim.x, v, 1.0f);
             }
         }
     }

@@ -139,11 +139,9 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 s += hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
                 s += hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
             }
-        if constexpr (P) {
-            ev = hsm_exp(ev, m);
-            s += ev;
-        }
-        const float inv = 1.0f / hsm_block_sum(s, red_sum);
+        if constexpr (P)
+            s += hsm_exp(ev, m);
+        const float norm = hsm_norm_of<T>(hsm_block_sum(s, red_sum));
         /* Left to itself the compiler keeps the sum's conversions for the store: twice the
          * registers, spilled. The store converts again from the words. */
 #pragma unroll
@@ -155,16 +153,16 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 float f[8];
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
-                    f[2 * i] = hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
-                    f[2 * i + 1] = hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
+                    f[2 * i] = hsm_exp_norm<T>(hsm_lo_to_float(w[4 * p + i], T{}), m, norm);
+                    f[2 * i + 1] = hsm_exp_norm<T>(hsm_hi_to_float(w[4 * p + i], T{}), m, norm);
                 }
-                hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, inv);
+                hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
             }
         }
         if constexpr (P) {
             const int ec = hsm_peel_col<8>(lead, a.cols);
             if (ec >= 0)
-                yrow[ec] = hsm_from_float<T>(ev * inv);
+                yrow[ec] = hsm_from_float<T>(hsm_exp_norm<T>(ev, m, norm));
         }
     }
 }

@@ -391,7 +391,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             hsm_chunk_load_raw<T, VEC, C / VEC>(raw, xn, col0 - lead_n, more ? row_ctx(row + ngroups).lim : a.cols);
         const int64_t s0n = scol0 - lead_n;
         const int64_t lim_n = more ? row_ctx(row + ngroups).lim : a.cols;
-        const float inv = 1.0f / sum;
+        const float norm = hsm_norm_of<T>(sum); /* of the outputs taken again (hsm_exp_norm) */
         for (int t = 0; t < stiles; t++) {
 #pragma unroll
             for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
@@ -416,8 +416,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                         float f[VEC];
 #pragma unroll
                         for (int i = 0; i < VEC; i++)
-                            f[i] = hsm_exp(hsm_to_float(pk.v[i]), mx);
-                        hsm_store<T, VEC>(yr + col, f, inv);
+                            f[i] = hsm_exp_norm<T>(hsm_to_float(pk.v[i]), mx, norm);
+                        hsm_store<T, VEC>(yr + col, f, 1.0f);
                     }
                 }
             }
@@ -434,8 +434,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                 hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
 #pragma unroll
                 for (int i = 0; i < U; i++)
-                    w[i] = hsm_exp(w[i], mx);
-                hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, inv);
+                    w[i] = hsm_exp_norm<T>(w[i], mx, norm);
+                hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, 1.0f);
             }
         }
     }

@@ -740,13 +740,21 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
 {
     const int64_t ystep = (int64_t)m.P * a.inner;
     const int qstep = m.P << m.wsh;
+    /* 16-bit softmax outputs: log2 of 1 / S added to the exponent, one instruction an element fewer
+     * (hsm_exp_norm says why that is exact enough; 1 / S = 0 for an empty column under safe rows
+     * gives -inf, so 0, as before). */
+    constexpr bool NORM = MODE == HSM_FROM_U_SOFTMAX && sizeof(To) == 2;
+    float norm[RV];
+#pragma unroll
+    for (int u = 0; u < RV; u++)
+        norm[u] = NORM ? hsm_log2(e[u].inv) : 0.0f;
 #pragma unroll 4
     for (int i = 0; i < m.n; i++) {
         float v[RV], o[RV];
         hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
         for (int u = 0; u < RV; u++)
-            o[u] = hsm_epi_value<MODE>(v[u], e[u]);
+            o[u] = NORM ? hsm_exp2(fmaf(v[u] - e[u].m, e[u].k, norm[u])) : hsm_epi_value<MODE>(v[u], e[u]);
         if (BLEND)
             hsm_put_out<To, RV>(a, y, o);
         else
@@ -779,6 +787,36 @@ __device__ __forceinline__ void hsm_ch_tile_out(const hsm_args &a, const hsm_ch_
     }
 }
 
+/* mx[0..RV): the max of each of the thread's columns over its n positions from q, qstep elements
+ * apart. 16-bit pairs, where the vendor compares pairs in one instruction (as hsm_words_max), are
+ * compared as stored and converted once: a load and a max a position, where converting each value
+ * took two conversions and two maxima more (PTX of the bf16 forward). NaN is passed over as fmaxf
+ * does. */
+template <typename T, int RV>
+__device__ __forceinline__ void hsm_ch_tile_max(const T *q, int qstep, int n, float *mx)
+{
+#if defined(HSM_PACKED_MAX_16)
+    if constexpr (sizeof(T) == 2 && RV == 2) {
+        uint32_t w = hsm_neg_inf_word<T>();
+#pragma unroll 4
+        for (int i = 0; i < n; i++)
+            w = hsm_max_pair(w, *reinterpret_cast<const uint32_t *>(q + i * qstep), T{});
+        mx[0] = hsm_lo_to_float(w, T{});
+        mx[1] = hsm_hi_to_float(w, T{});
+    } else
+#endif
+    {
+#pragma unroll 4
+        for (int i = 0; i < n; i++) {
+            float v[RV];
+            hsm_ch_get<T, RV>(q + i * qstep, v);
+#pragma unroll
+            for (int u = 0; u < RV; u++)
+                mx[u] = hsm_max(mx[u], v[u]);
+        }
+    }
+}
+
 /* The forward: the columns' max (folded), their sum of exponentials relative to it (folded), then
  * the outputs. */
 template <typename T, int V>
@@ -800,16 +838,8 @@ __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
             mx[u] = HSM_NEG_INF;
             s[u] = 0.0f;
         }
-        if (on) {
-#pragma unroll 4
-            for (int i = 0; i < m.n; i++) {
-                float v[RV];
-                hsm_ch_get<T, RV>(q + i * qstep, v);
-#pragma unroll
-                for (int u = 0; u < RV; u++)
-                    mx[u] = hsm_max(mx[u], v[u]);
-            }
-        }
+        if (on)
+            hsm_ch_tile_max<T, RV>(q, qstep, m.n, mx);
         hsm_ch_tile_fold<RV, true>(mx, red, m);
         float sh[RV]; /* the shift of the sum: the max, 0 for an empty column, as the register kernels */
 #pragma unroll

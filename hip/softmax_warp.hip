@@ -255,19 +255,21 @@ __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lan
         float vf = lone_first ? hsm_to_float(row[0]) : HSM_NEG_INF;
         float vl = lone_last ? hsm_to_float(row[live - 1]) : HSM_NEG_INF;
         float v[C];
-        float m = hsm_max(vf, vl);
+        /* The words as stored, -inf pairs outside the row; their max as pairs (hsm_words_max: one
+         * instruction a word where the vendor has it, before the conversions the exponentials
+         * need). */
+        uint32_t wv[C / 2];
 #pragma unroll
         for (int k = 0; k < C / 2; k++) {
             const int e = first + 2 * k * W;
-            v[2 * k] = v[2 * k + 1] = HSM_NEG_INF;
-            if (2 * k * W <= cols && e >= 0 && e + 1 < live) {
-                const uint32_t w = words[k * W];
-                v[2 * k] = hsm_lo_to_float(w, T{});
-                v[2 * k + 1] = hsm_hi_to_float(w, T{});
-            }
-            m = hsm_max(m, hsm_max(v[2 * k], v[2 * k + 1]));
+            wv[k] = 2 * k * W <= cols && e >= 0 && e + 1 < live ? words[k * W] : hsm_neg_inf_word<T>();
         }
-        m = hsm_warp_max(m, W);
+        const float m = hsm_warp_max(hsm_max(hsm_max(vf, vl), hsm_words_max<T, C / 2>(wv)), W);
+#pragma unroll
+        for (int k = 0; k < C / 2; k++) {
+            v[2 * k] = hsm_lo_to_float(wv[k], T{});
+            v[2 * k + 1] = hsm_hi_to_float(wv[k], T{});
+        }
         vf = hsm_exp(vf, m);
         vl = hsm_exp(vl, m);
         float sum = vf + vl;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The row backward of two libraries side by side in one run: the bench and library before a change
+# (OLD_BENCH, with OLD_LIBDIR first on the library path) and after it (NEW_BENCH), two rounds, the
+# second in the reverse order; softmax and log-softmax, fp32, bf16 and fp16, at M = 4096 from 1K to
+# 64K columns (odd ones among them), few long rows, and bf16 y and dy with an fp32 dx.
+# Usage: bench/ab-backward.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
+set -uo pipefail
+old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
+mkdir -p "$out"
+shapes=()
+for n in 1024 4096 16384 24576 32768 50256 50257 65536; do shapes+=(--shape 4096x$n); done
+shapes+=(--shape 1024x131072)
+one() { # which (old|new), options...
+  local which=$1
+  shift
+  if [ "$which" = old ]; then
+    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" --op bwd "$@" "${shapes[@]}"
+  else
+    "$new" --op bwd "$@" "${shapes[@]}"
+  fi
+}
+for round in 1 2; do
+  order="old new"
+  [ $round = 2 ] && order="new old"
+  for dt in fp32 bf16 fp16; do
+    for algo in softmax log; do
+      for which in $order; do
+        echo "## round $round $which $dt $algo"
+        one $which --dtype $dt --algo $algo
+      done
+    done
+  done
+  for which in $order; do
+    echo "## round $round $which bf16-fp32 log"
+    one $which --dtype fp32 --y-dtype bf16 --algo log
+  done
+done > "$out/ab-backward.md" 2>&1

@@ -741,8 +741,8 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
     const int64_t ystep = (int64_t)m.P * a.inner;
     const int qstep = m.P << m.wsh;
     /* 16-bit softmax outputs: log2 of 1 / S added to the exponent, one instruction an element fewer
-     * (hsm_exp_norm says why that is exact enough; 1 / S = 0 for an empty column under safe rows
-     * gives -inf, so 0, as before). */
+     * (hsm_norm_of, hsm_exp_norm; 1 / S = 0 for an empty column under safe rows gives -inf, so 0,
+     * as before). */
     constexpr bool NORM = MODE == HSM_FROM_U_SOFTMAX && sizeof(To) == 2;
     float norm[RV];
 #pragma unroll
@@ -754,7 +754,7 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
         hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
         for (int u = 0; u < RV; u++)
-            o[u] = NORM ? hsm_exp2(fmaf(v[u] - e[u].m, e[u].k, norm[u])) : hsm_epi_value<MODE>(v[u], e[u]);
+            o[u] = NORM ? hsm_exp_norm<To>(v[u], e[u].m, norm[u], e[u].k) : hsm_epi_value<MODE>(v[u], e[u]);
         if (BLEND)
             hsm_put_out<To, RV>(a, y, o);
         else

@@ -193,8 +193,8 @@ __device__ __forceinline__ float hsm_exp(float x, float m) { return hsm_exp2((x 
  * value -inf) gives NaN both ways, a NaN S gives NaN. log2(1 / S), not -log2 S: ptxas carried the
  * sum pass's conversions of the packed ROW kernels' values past a lone lg2 into their store pass
  * (24-120 bytes of spills on sm_90); the division's slow path keeps it from that, and the kernels at
- * 44-54 registers. hsm_norm_of gives the normaliser, hsm_exp_norm an output; a store of them
- * multiplies by 1. */
+ * 44-54 registers. hsm_norm_of gives the normaliser, hsm_exp_norm an output (k: the exponent's
+ * multiplier, sigma log2 e with a scale); a store of them multiplies by 1. */
 template <typename T> __device__ __forceinline__ float hsm_norm_of(float S)
 {
     if constexpr (sizeof(T) == 2)
@@ -202,12 +202,13 @@ template <typename T> __device__ __forceinline__ float hsm_norm_of(float S)
     else
         return 1.0f / S;
 }
-template <typename T> __device__ __forceinline__ float hsm_exp_norm(float x, float m, float norm)
+template <typename T>
+__device__ __forceinline__ float hsm_exp_norm(float x, float m, float norm, float k = HSM_LOG2E)
 {
     if constexpr (sizeof(T) == 2)
-        return hsm_exp2(fmaf(x - m, HSM_LOG2E, norm));
+        return hsm_exp2(fmaf(x - m, k, norm));
     else
-        return hsm_exp(x, m) * norm;
+        return hsm_exp2((x - m) * k) * norm;
 }
 
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,

@@ -162,7 +162,7 @@ if(TARGET hipsoftmax_nvidia AND HSM_NVCC)
         COMMAND ${CMAKE_COMMAND} -DOUT=${cubin}.ptxas -P ${HSM_CAPTURE} --
                 ${HSM_NVCC} -x cu -cubin -arch=${t} --no-compress -O3 -std=c++17 -D__HIP_PLATFORM_NVIDIA__
                 -I${PROJECT_SOURCE_DIR}/hip -Xptxas -v ${src} -o ${cubin}
-        DEPENDS ${src} ${HSM_CAPTURE} VERBATIM)
+        DEPENDS ${src} ${HSM_KERNEL_HEADERS} ${HSM_CAPTURE} VERBATIM)
       list(APPEND pairs ${cubin} ${cubin}.ptxas)
     endforeach()
   endforeach()

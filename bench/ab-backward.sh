@@ -7,31 +7,22 @@
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
 mkdir -p "$out"
+# shellcheck source=bench/ab-one.sh
+. "$(dirname "$0")/ab-one.sh"
 shapes=()
-for n in 1024 4096 16384 24576 32768 50256 50257 65536; do shapes+=(--shape 4096x$n); done
+for n in 1024 4096 16384 24576 32768 50256 50257 65536; do shapes+=(--shape "4096x$n"); done
 shapes+=(--shape 1024x131072)
-one() { # which (old|new), options...
-  local which=$1
-  shift
-  if [ "$which" = old ]; then
-    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" --op bwd "$@" "${shapes[@]}"
-  else
-    "$new" --op bwd "$@" "${shapes[@]}"
-  fi
-}
 for round in 1 2; do
-  order="old new"
-  [ $round = 2 ] && order="new old"
   for dt in fp32 bf16 fp16; do
     for algo in softmax log; do
-      for which in $order; do
+      for which in $(ab_order $round); do
         echo "## round $round $which $dt $algo"
-        one $which --dtype $dt --algo $algo
+        ab_one "$which" --op bwd --dtype "$dt" --algo "$algo" "${shapes[@]}"
       done
     done
   done
-  for which in $order; do
+  for which in $(ab_order $round); do
     echo "## round $round $which bf16-fp32 log"
-    one $which --dtype fp32 --y-dtype bf16 --algo log
+    ab_one "$which" --op bwd --dtype fp32 --y-dtype bf16 --algo log "${shapes[@]}"
   done
 done > "$out/ab-backward.md" 2>&1

@@ -8,27 +8,18 @@
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
 mkdir -p "$out"
+# shellcheck source=bench/ab-one.sh
+. "$(dirname "$0")/ab-one.sh"
 shapes=(--shape 16x150x16384 --shape 32x64x16384 --shape 64x21x4096 --shape 64x150x1024 --shape 16x19x16384
         --shape 128x21x1024 --shape 2x150x4096 --shape 256x1000x4 --shape 1024x21x3 --shape 32x128x8192
         --shape 64x32x16384)
-one() { # which (old|new), round, dtype, op options...
-  local which=$1 round=$2 dt=$3
-  shift 3
-  if [ "$which" = old ]; then
-    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" --dtype "$dt" "$@" "${shapes[@]}"
-  else
-    "$new" --dtype "$dt" "$@" "${shapes[@]}"
-  fi
-}
 for round in 1 2; do
-  order="old new"
-  [ $round = 2 ] && order="new old"
   for dt in fp32 bf16 fp16; do
     for op in fwd fwdlog bwd; do
       case $op in fwd) args=() ;; fwdlog) args=(--algo log) ;; bwd) args=(--op bwd) ;; esac
-      for which in $order; do
+      for which in $(ab_order $round); do
         echo "## round $round $which $dt $op"
-        one $which $round $dt "${args[@]}"
+        ab_one "$which" --dtype "$dt" "${args[@]}" "${shapes[@]}"
       done
     done
   done
@@ -37,5 +28,5 @@ for k in ${HSM_AB_KERNELS:-}; do
   dt=fp32
   case $k in *bf16*) dt=bf16 ;; *f16*) dt=fp16 ;; esac
   echo "## forced $k"
-  "$new" --dtype $dt --kernel "$k" "${shapes[@]}"
+  "$new" --dtype "$dt" --kernel "$k" "${shapes[@]}"
 done > "$out/ab-channel-forced.md" 2>&1

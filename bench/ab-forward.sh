@@ -6,25 +6,16 @@
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
 mkdir -p "$out"
+# shellcheck source=bench/ab-one.sh
+. "$(dirname "$0")/ab-one.sh"
 shapes=()
-for n in 256 1024 4096 8192 16384 32768 65536 131072 262144; do shapes+=(--shape 4096x$n); done
+for n in 256 1024 4096 8192 16384 32768 65536 131072 262144; do shapes+=(--shape "4096x$n"); done
 shapes+=(--shape 64x128256 --shape 8x262144)
-one() { # which (old|new), options...
-  local which=$1
-  shift
-  if [ "$which" = old ]; then
-    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" "$@" "${shapes[@]}"
-  else
-    "$new" "$@" "${shapes[@]}"
-  fi
-}
 for round in 1 2; do
-  order="old new"
-  [ $round = 2 ] && order="new old"
   for dt in fp32 bf16 fp16; do
-    for which in $order; do
+    for which in $(ab_order $round); do
       echo "## round $round $which $dt fwd"
-      one $which --dtype $dt
+      ab_one "$which" --dtype "$dt" "${shapes[@]}"
     done
   done
 done > "$out/ab-forward.md" 2>&1

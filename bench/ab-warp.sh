@@ -10,28 +10,24 @@
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
 mkdir -p "$out"
+# shellcheck source=bench/ab-one.sh
+. "$(dirname "$0")/ab-one.sh"
 shapes16=(--shape 65536x77 --shape 65536x80 --shape 16384x127 --shape 16384x128 --shape 65536x33
           --shape 65536x32 --shape 4096x509 --shape 4096x512 --shape 262144x77 --shape 262144x80)
 shapes32=(--shape 16384x127 --shape 16384x128 --shape 65536x77 --shape 65536x80 --shape 4096x511
           --shape 4096x512 --shape 8192x257 --shape 8192x256 --shape 65536x33 --shape 65536x32)
-one() { # which (old|new), dtype, options...
+one() { # which (old|new), dtype, options...: the dtype's shapes
   local which=$1 dt=$2
   shift 2
   local s=("${shapes16[@]}")
   [ "$dt" = fp32 ] && s=("${shapes32[@]}")
-  if [ "$which" = old ]; then
-    LD_LIBRARY_PATH="$oldlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old" --dtype "$dt" "$@" "${s[@]}"
-  else
-    "$new" --dtype "$dt" "$@" "${s[@]}"
-  fi
+  ab_one "$which" --dtype "$dt" "$@" "${s[@]}"
 }
 for round in 1 2; do
-  order="old new"
-  [ $round = 2 ] && order="new old"
   for dt in fp16 bf16 fp32; do
-    for which in $order; do
+    for which in $(ab_order $round); do
       echo "## round $round $which $dt"
-      one $which $dt
+      one "$which" "$dt"
     done
   done
 done > "$out/ab-warp.md" 2>&1

@@ -116,6 +116,9 @@ struct hsm_kernel {
     int flat;                      /* WARP's staged plain forward (_flat): dense rows at any offset,
                                       copied through shared memory a span of flat_rows rows at a time;
                                       its group width, built in (else 0) */
+    int lanes;                     /* WARP's packed forward with options (_p32_fwd, _p64_fwd): one
+                                      row a warp of this many lanes, built in (the warp size); it
+                                      serves only rows that need the whole warp (else 0) */
 };
 
 /* The kernels of each family compiled into this library. */

@@ -585,6 +585,55 @@ __device__ __forceinline__ void *hsm_out_row(const hsm_args &a, int64_t row)
     return (char *)a.y + (size_t)row * (size_t)a.y_stride * hsm_dtype_bytes(a.op.out_dtype);
 }
 
+/* ---- 16-bit rows held as stored: four words a pack of 8 -------------------------------------- */
+
+/* Element i of a pack of 16-bit values held as four words at column col made -inf where col + i >= lim
+ * (a causal bound inside the pack; a pack past it holds -inf already), as hsm_cut_tail. */
+template <typename T>
+__device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t lim)
+{
+    const int64_t keep = lim - col;
+    if (keep <= 0 || keep >= 8)
+        return;
+    const uint32_t ninf = hsm_neg_inf_word<T>();
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        if (i >= (int)keep)
+            w[i / 2] = i % 2 ? (w[i / 2] & 0xffffu) | (ninf & 0xffff0000u) : (w[i / 2] & 0xffff0000u) | (ninf & 0xffffu);
+}
+
+/* The packed forward's stores in one mode (the output dtype chosen per pack): each value converted
+ * again from the words and its exponential computed again (ROW's packed kernels, WARP's p32_fwd and
+ * p64_fwd). Pack p lies at column c0 (p = 0) or f0 + p step, and is written where that is under
+ * bound (p > 0: where p step < left = bound - f0). A pack past the causal bound lim is all -inf: its
+ * softmax is exp(-inf) = 0 times the normaliser, written without the exponentials. */
+template <typename T, int NP, int MODE>
+__device__ __forceinline__ void hsm_words_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
+                                                     int64_t c0, int64_t bound, int64_t left, int64_t step,
+                                                     int64_t lim, const hsm_epi &e)
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int64_t col = p == 0 ? c0 : f0 + p * step;
+        if (p == 0 ? c0 < bound : p * step < left) {
+            float f[8];
+            if (MODE == HSM_FROM_U_SOFTMAX && col >= lim) {
+#pragma unroll
+                for (int i = 0; i < 8; i++)
+                    f[i] = 0.0f;
+                hsm_fwd_store_pack<8, HSM_FROM_EXP>(a, yrow, col, f, e);
+                continue;
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                f[2 * i] = hsm_lo_to_float(w[4 * p + i], T{});
+                f[2 * i + 1] = hsm_hi_to_float(w[4 * p + i], T{});
+            }
+            hsm_fwd_store_pack<8, MODE>(a, yrow, col, f, e);
+        }
+    }
+}
+
 /* ---- backward ----------------------------------------------------------------------------------- */
 
 /* The second input of a backward (dy) at its row. */

@@ -290,52 +290,6 @@ __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
     }
 }
 
-/* Element i of a pack of 16-bit values held as four words at column col made -inf where col + i >= lim
- * (a causal bound inside the pack; a pack past it holds -inf already), as hsm_cut_tail. */
-template <typename T>
-__device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t lim)
-{
-    const int64_t keep = lim - col;
-    if (keep <= 0 || keep >= 8)
-        return;
-    const uint32_t ninf = hsm_neg_inf_word<T>();
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        if (i >= (int)keep)
-            w[i / 2] = i % 2 ? (w[i / 2] & 0xffffu) | (ninf & 0xffff0000u) : (w[i / 2] & 0xffff0000u) | (ninf & 0xffffu);
-}
-
-/* The packed forward's stores in one mode (the output dtype chosen per pack): each value converted
- * again from the words and its exponential computed again, as in hsm_row_packed_body. A pack past
- * the causal bound lim is all -inf: its softmax is exp(-inf) = 0 times the normaliser, written
- * without the exponentials. */
-template <typename T, int NP, int MODE>
-__device__ __forceinline__ void hsm_row_packed_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
-                                                     int64_t c0, int64_t bound, int64_t left, int64_t step,
-                                                     int64_t lim, const hsm_epi &e)
-{
-#pragma unroll
-    for (int p = 0; p < NP; p++) {
-        const int64_t col = p == 0 ? c0 : f0 + p * step;
-        if (p == 0 ? c0 < bound : p * step < left) {
-            float f[8];
-            if (MODE == HSM_FROM_U_SOFTMAX && col >= lim) {
-#pragma unroll
-                for (int i = 0; i < 8; i++)
-                    f[i] = 0.0f;
-                hsm_fwd_store_pack<8, HSM_FROM_EXP>(a, yrow, col, f, e);
-                continue;
-            }
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                f[2 * i] = hsm_lo_to_float(w[4 * p + i], T{});
-                f[2 * i + 1] = hsm_hi_to_float(w[4 * p + i], T{});
-            }
-            hsm_fwd_store_pack<8, MODE>(a, yrow, col, f, e);
-        }
-    }
-}
-
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
  * one to the kernels above): scale (in sigma), a causal bound, log-softmax, the output dtype,
  * alpha/beta, safe rows, statistics. P: peeled, as hsm_row_fwd_body's. */
@@ -415,9 +369,9 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         void *yrow = hsm_out_row(a, row);
         const int64_t left = bound - f0;
         if (a.op.log)
-            hsm_row_packed_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, bound, left, step, lim, e);
+            hsm_words_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, c0, bound, left, step, lim, e);
         else
-            hsm_row_packed_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, bound, left, step, lim, e);
+            hsm_words_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, c0, bound, left, step, lim, e);
         if constexpr (P)
             hsm_fwd_edge_store<HSM_FROM_U_SOFTMAX>(a, yrow, ec, ev, e);
     }
@@ -445,7 +399,7 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
     }
 #define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C) HSM_ROW_PACKED_KERNEL_B(NAME, T, C, hsm_row_packed_body)
 #define HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0, 0}
 #define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, 0)
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C)
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose

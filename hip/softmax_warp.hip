@@ -385,6 +385,84 @@ __device__ __forceinline__ void hsm_warp_fwd_body(const hsm_args a)
     }
 }
 
+/* The forward with options on 16-bit rows with no mask tensor, one row a warp, held as stored: C
+ * values a lane in packs of 8 (four words), pack p of lane l at column (p W + l) 8, so that each pack
+ * index covers 8 W columns the warp reads as one. Written for causal attention rows of 1K-2K columns,
+ * where ROW's forward took one-warp blocks of 32 fp32 values a lane: 62 registers and 32 blocks a
+ * SM, both capping the rows in flight at 32, and a block reduction's barrier and shared-memory round
+ * trip twice a row (bench/results/h200-2026-11-26-rows-causal.md). Here the reductions are shuffles
+ * alone, a block holds several rows, and a pack index past the row's causal bound (the same for
+ * every lane: W is the warp) is neither read nor exponentiated, only written as zeros. Each value
+ * is converted, and its exponential computed, again for the output (hsm_words_store), as in ROW's
+ * packed kernels. */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_warp_packed_fwd_body(const hsm_args a)
+{
+    constexpr int NP = C / 8, W = HSM_WARP_SIZE;
+    const int lane = threadIdx.x % W;
+    const int64_t f0 = (int64_t)lane * 8, step = (int64_t)W * 8;
+    const int64_t warps = blockDim.x / W;
+    uint32_t w[4 * NP];
+    for (int64_t row = (int64_t)blockIdx.x * warps + threadIdx.x / W; row < a.rows; row += gridDim.x * warps) {
+        const T *xr = (const T *)a.x + row * a.x_stride + f0;
+        const int64_t lim = hsm_fwd_row(a, row).lim, left = lim - f0;
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (p * step < left) {
+                const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(xr + p * step);
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = pk.v[i];
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    w[4 * p + i] = hsm_neg_inf_word<T>();
+            }
+        }
+        /* After every load has been issued (hsm_fwd_chunk_load_m says why); only a causal bound
+         * falls inside a pack (cols is a multiple of 8 on this path). */
+        if (lim % 8 != 0) {
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                hsm_words_cut<T>(w + 4 * p, f0 + p * step, lim);
+        }
+        const float mraw = hsm_warp_max(hsm_words_max<T, 4 * NP>(w), W);
+        const bool given = a.op.stats_in != NULL;
+        hsm_epi e;
+        if (given) {
+            float M, S;
+            hsm_given_warp(a, row, M, S);
+            e = hsm_epi_given(a, M, S);
+        } else {
+            e = hsm_epi_begin(a, mraw);
+        }
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (p * step >= lim) /* every lane's pack p is past the bound: exp(-inf) = 0 */
+                break;
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                s += hsm_exp2((hsm_lo_to_float(w[4 * p + i], T{}) - e.m) * e.k);
+                s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
+            }
+        }
+        s = hsm_warp_sum(s, W);
+        if (!given)
+            hsm_epi_end(a, e, mraw, s, row, lane == 0);
+        if (a.op.no_out)
+            continue;
+#pragma unroll
+        for (int i = 0; i < 4 * NP; i++)
+            w[i] = hsm_opaque(w[i]);
+        void *yrow = hsm_out_row(a, row);
+        if (a.op.log)
+            hsm_words_store<T, NP, HSM_FROM_U_LOG>(a, yrow, f0, w, f0, a.cols, a.cols - f0, step, lim, e);
+        else
+            hsm_words_store<T, NP, HSM_FROM_U_SOFTMAX>(a, yrow, f0, w, f0, a.cols, a.cols - f0, step, lim, e);
+    }
+}
+
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 {
@@ -413,7 +491,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
@@ -483,13 +561,28 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w16, T, 16)                                            \
     HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w32, T, 32)
 #define HSM_WARP_FLAT_ENTRY(NAME, DT, VEC, W)                                                         \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_PLAIN, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_PLAIN, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W, 0}
 #define HSM_WARP_FLAT_ENTRIES(SFX, DT, VEC)                                                           \
     HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w1, DT, VEC, 1), HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w2, DT, VEC, 2), \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w4, DT, VEC, 4),                                    \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w8, DT, VEC, 8),                                    \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w16, DT, VEC, 16),                                  \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w32, DT, VEC, 32)
+
+/* The packed forward with options (hsm_warp_packed_fwd_body), _p<C>_fwd: 32 and 64 values a lane, rows of
+ * 16-32 and 32-64 packs of the warp's lanes (NVIDIA: 513-1024 and 1025-2048 columns). */
+#define HSM_WARP_PACKED_KERNEL(NAME, T, C)                                                            \
+    extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
+    {                                                                                                 \
+        hsm_warp_packed_fwd_body<T, C>(a);                                                            \
+    }
+#define HSM_WARP_PACKED_SET(SFX, T)                                                                   \
+    HSM_WARP_PACKED_KERNEL(hsm_warp_##SFX##_p32_fwd, T, 32)                                          \
+    HSM_WARP_PACKED_KERNEL(hsm_warp_##SFX##_p64_fwd, T, 64)
+#define HSM_WARP_PACKED_ENTRY(NAME, DT, C)                                                            \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_FWD, DT, 8, C, HSM_WARP_BLOCK, hsm_launch_plain, 0, 0, HSM_WARP_SIZE}
+#define HSM_WARP_PACKED_ENTRIES(SFX, DT)                                                              \
+    HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p32_fwd, DT, 32), HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p64_fwd, DT, 64)
 
 HSM_WARP_ALL(f32, float, 4)
 HSM_WARP_ALL(f16, hsm_f16, 8)
@@ -500,6 +593,8 @@ HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
 HSM_WARP_FLAT_SET(f32, float)
 HSM_WARP_FLAT_SET(f16, hsm_f16)
 HSM_WARP_FLAT_SET(bf16, hsm_bf16)
+HSM_WARP_PACKED_SET(f16, hsm_f16)
+HSM_WARP_PACKED_SET(bf16, hsm_bf16)
 
 static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
@@ -511,6 +606,8 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_FLAT_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_FLAT_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_FLAT_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_PACKED_ENTRIES(f16, HSM_F16),
+    HSM_WARP_PACKED_ENTRIES(bf16, HSM_BF16),
 };
 
 extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)

@@ -63,10 +63,10 @@ static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 /* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
 
 /* Whether a kernel holds 16-bit values as stored and converts them again for the output (ROW's
- * packed kernels, chunks over 32). */
+ * packed kernels, chunks over 32; WARP's packed forward). */
 static int holds_raw(const hsm_kernel *k)
 {
-    return k->family == HSM_FAMILY_ROW && k->dtype != HSM_F32 && k->cols_per_thread > 32;
+    return k->lanes != 0 || (k->family == HSM_FAMILY_ROW && k->dtype != HSM_F32 && k->cols_per_thread > 32);
 }
 
 /* Whether a kernel takes given row statistics: all but ROW's forward kernels of the largest
@@ -84,7 +84,8 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     const hsm_kernel_state *end = h->kernels + h->n_kernels;
     for (const hsm_kernel_state *s = after != NULL ? after + 1 : h->kernels; s < end; s++)
         if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec &&
-            s->k->peel == q->peel && (s->k->flat != 0) == (q->flat != 0) && s->have_meta &&
+            s->k->peel == q->peel && (s->k->flat != 0) == (q->flat != 0) &&
+            ((s->k->lanes != 0) == (q->packed != 0) || h->forced_kernel[0] != '\0') && s->have_meta &&
             !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
@@ -108,6 +109,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         int w = s->k->flat ? s->k->flat : 1;
         while ((int64_t)w * c < span)
             w *= 2;
+        if (s->k->lanes != 0 && w != s->k->lanes) /* a packed kernel takes only rows that need its lanes */
+            continue;
         const int block = s->k->max_block;
         const int bpc = occupancy(h, s, block);
         HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
@@ -580,6 +583,17 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 {
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
+    /* WARP's packed forward (one row a warp, hip/softmax_warp.hip says why) for the causal 16-bit rows
+     * it holds, where ROW took one-warp blocks. H100, same run, against ROW's kernel: bf16 131072 x
+     * 1024 (8 x 16 x 1024^2) 1.07x, 32768 x 1024 1.07x; fp16 262144 x 2048 1.03x, 32768 x 2048 1.05x.
+     * Not on rows without a causal bound: at scale alone 1.00x (bf16 131072 x 1024, fp16 262144 x
+     * 2048), log-softmax 0.94-1.04x (bench/results/h100-2026-11-26-causal-warp.md). */
+    if (q->causal && q->kop == HSM_KOP_FWD) {
+        hsm_req qp = *q;
+        qp.packed = 1;
+        if (plan_warp(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+    }
     if (online_takes(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;

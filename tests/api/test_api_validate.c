@@ -338,13 +338,14 @@ static void test_stats_plan(hipsoftmax_handle h)
 
 static void test_forced_kernels(hipsoftmax_handle h)
 {
-    /* Row lengths in every kernel's range, each aligned (vector kernels) and odd (scalar kernels). */
+    /* Row lengths in every kernel's range, each aligned (vector kernels) and odd (scalar kernels); 4000:
+     * WARP's packed p64 on 64-lane waves (2049-4096 columns). */
     static const long long shapes[][2] = {
         {4096, 1},     {4096, 2},     {4096, 3},     {4096, 8},     {4096, 15},    {4096, 16},    {4096, 33},
         {4096, 64},    {4096, 65},    {4096, 128},   {4096, 129},   {4096, 256},   {4096, 257},   {4096, 512},
-        {4096, 513},   {4096, 1001},  {4096, 1024},  {4096, 2048},  {4096, 3001},  {4096, 9001},  {4096, 15001},
-        {4096, 16392}, {4096, 20480}, {4096, 24576}, {4096, 28672}, {4096, 32776}, {4096, 40960}, {4096, 49152},
-        {4096, 57344}, {4096, 65536}, {4096, 65537}, {4096, 262144}, {4, 8388608}, {4, 8388609}};
+        {4096, 513},   {4096, 1001},  {4096, 1024},  {4096, 2048},  {4096, 3001},  {4096, 4000},  {4096, 9001},
+        {4096, 15001}, {4096, 16392}, {4096, 20480}, {4096, 24576}, {4096, 28672}, {4096, 32776}, {4096, 40960},
+        {4096, 49152}, {4096, 57344}, {4096, 65536}, {4096, 65537}, {4096, 262144}, {4, 8388608},  {4, 8388609}};
     size_t n = 0;
     EXPECT_STATUS(hipsoftmax_kernel_count(h, &n), HIPSOFTMAX_STATUS_SUCCESS);
     for (size_t i = 0; i < n; i++) {

@@ -609,8 +609,8 @@ __device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t 
  * softmax is exp(-inf) = 0 times the normaliser, written without the exponentials. */
 template <typename T, int NP, int MODE>
 __device__ __forceinline__ void hsm_words_store(const hsm_args &a, void *yrow, int64_t f0, const uint32_t *w,
-                                                     int64_t c0, int64_t bound, int64_t left, int64_t step,
-                                                     int64_t lim, const hsm_epi &e)
+                                                int64_t c0, int64_t bound, int64_t left, int64_t step, int64_t lim,
+                                                const hsm_epi &e)
 {
 #pragma unroll
     for (int p = 0; p < NP; p++) {

@@ -569,8 +569,8 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w16, DT, VEC, 16),                                  \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w32, DT, VEC, 32)
 
-/* The packed forward with options (hsm_warp_packed_fwd_body), _p<C>_fwd: 32 and 64 values a lane, rows of
- * 16-32 and 32-64 packs of the warp's lanes (NVIDIA: 513-1024 and 1025-2048 columns). */
+/* The packed forward with options (hsm_warp_packed_fwd_body), _p<C>_fwd: 32 and 64 values a lane,
+ * rows of 16-32 and 32-64 values a lane of the warp (NVIDIA: 513-1024 and 1025-2048 columns). */
 #define HSM_WARP_PACKED_KERNEL(NAME, T, C)                                                            \
     extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
     {                                                                                                 \

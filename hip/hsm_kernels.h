@@ -69,6 +69,9 @@ typedef struct hsm_op_args {
     int no_out;                    /* the statistics alone: nothing else is written */
     const float *stats_in;         /* given statistics: stats_shards records per row, stats_stride floats apart */
     int64_t stats_shards, stats_stride;
+    int64_t grouped_rows;          /* forward with a mask tensor whose rows the heads share: ROW's
+                                      kernels visit the rows under this (whole batches, a multiple of
+                                      heads * queries) head-fastest (hsm_visit_row); 0: in order */
 } hsm_op_args;
 
 /* Everything one launch needs; sizes in elements unless named _bytes. */

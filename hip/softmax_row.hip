@@ -207,7 +207,8 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
     float v[C];
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
     const int64_t pb = P ? hsm_peel_bound<VEC>(a.cols) : -1; /* packs wholly in a peeled row start under it */
-    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    for (int64_t t = blockIdx.x; t < a.rows; t += gridDim.x) {
+        const int64_t row = P ? t : hsm_visit_row(a.op, t); /* peeled rows have no mask tensor */
         const T *xr = x + row * a.x_stride;
         const hsm_row_ctx rc = hsm_fwd_row(a, row);
         const int lead = hsm_line_lead<T, VEC>(xr);

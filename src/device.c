@@ -202,6 +202,11 @@ static void op_args(const hsm_call *call, hsm_op_args *o)
         /* A dimension of one is shared: its stride is 0 to the kernels. */
         o->mask_row_stride = p->mask_rows == 1 ? 0 : p->mask_row_stride;
         o->mask_batch_stride = p->mask_batches == 1 ? 0 : p->mask_batch_stride;
+        /* A mask row per query that the heads share: ROW's forward visits the whole batches' rows
+         * head-fastest (hsm_visit_row says why). */
+        const int64_t batch_rows = p->heads * p->queries;
+        if (o->div32 && p->heads > 1 && o->mask_row_stride != 0 && batch_rows <= p->rows)
+            o->grouped_rows = p->rows / batch_rows * batch_rows;
     }
 }
 

@@ -617,6 +617,36 @@ __device__ __forceinline__ void hsm_words_cut(uint32_t *w, int64_t col, int64_t 
             w[i / 2] = i % 2 ? (w[i / 2] & 0xffffu) | (ninf & 0xffff0000u) : (w[i / 2] & 0xffff0000u) | (ninf & 0xffffu);
 }
 
+/* A pack of 8 16-bit values read as four words from p where `in`, else four words of -inf (a pack
+ * past the row or its causal bound). WARP's packed kernels; ROW's keep the same loop inline, since
+ * their first pack's address (wrapped to the row's line) taken outside the branch changed the PTX
+ * of all sixteen. */
+template <typename T>
+__device__ __forceinline__ void hsm_words_load(uint32_t *w, const T *p, bool in)
+{
+    if (in) {
+        const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(p);
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            w[i] = pk.v[i];
+    } else {
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            w[i] = hsm_neg_inf_word<T>();
+    }
+}
+
+/* The exponentials of a pack held as four words added to s, in column order. */
+template <typename T>
+__device__ __forceinline__ void hsm_words_exp_add(float &s, const uint32_t *w, const hsm_epi &e)
+{
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        s += hsm_exp2((hsm_lo_to_float(w[i], T{}) - e.m) * e.k);
+        s += hsm_exp2((hsm_hi_to_float(w[i], T{}) - e.m) * e.k);
+    }
+}
+
 /* The packed forward's stores in one mode (the output dtype chosen per pack): each value converted
  * again from the words and its exponential computed again (ROW's packed kernels, WARP's p32_fwd and
  * p64_fwd). Pack p lies at column c0 (p = 0) or f0 + p step, and is written where that is under

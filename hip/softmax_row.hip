@@ -351,11 +351,7 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         for (int p = 0; p < NP; p++) {
             if (a.op.causal && hsm_warp_all((p == 0 ? c0 : f0 + p * step) >= lim))
                 continue;
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                s += hsm_exp2((hsm_lo_to_float(w[4 * p + i], T{}) - e.m) * e.k);
-                s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
-            }
+            hsm_words_exp_add<T>(s, w + 4 * p, e);
         }
         if constexpr (P)
             s += hsm_exp2((ev - e.m) * e.k);

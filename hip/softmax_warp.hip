@@ -407,18 +407,8 @@ __device__ __forceinline__ void hsm_warp_packed_fwd_body(const hsm_args a)
         const T *xr = (const T *)a.x + row * a.x_stride + f0;
         const int64_t lim = hsm_fwd_row(a, row).lim, left = lim - f0;
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (p * step < left) {
-                const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(xr + p * step);
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-                    w[4 * p + i] = pk.v[i];
-            } else {
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-                    w[4 * p + i] = hsm_neg_inf_word<T>();
-            }
-        }
+        for (int p = 0; p < NP; p++)
+            hsm_words_load<T>(w + 4 * p, xr + p * step, p * step < left);
         /* After every load has been issued (hsm_fwd_chunk_load_m says why); only a causal bound
          * falls inside a pack (cols is a multiple of 8 on this path). */
         if (lim % 8 != 0) {
@@ -441,11 +431,7 @@ __device__ __forceinline__ void hsm_warp_packed_fwd_body(const hsm_args a)
         for (int p = 0; p < NP; p++) {
             if (p * step >= lim) /* every lane's pack p is past the bound: exp(-inf) = 0 */
                 break;
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                s += hsm_exp2((hsm_lo_to_float(w[4 * p + i], T{}) - e.m) * e.k);
-                s += hsm_exp2((hsm_hi_to_float(w[4 * p + i], T{}) - e.m) * e.k);
-            }
+            hsm_words_exp_add<T>(s, w + 4 * p, e);
         }
         s = hsm_warp_sum(s, W);
         if (!given)

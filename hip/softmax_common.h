@@ -211,6 +211,58 @@ __device__ __forceinline__ float hsm_exp_norm(float x, float m, float norm, floa
         return hsm_exp2((x - m) * k) * norm;
 }
 
+/* A row's base-2 exponents, (x - m) k, as one FFMA where the row allows it (F): x k + c with c =
+ * -(m k), an instruction an element fewer than the subtraction and product, for the kernels that hold
+ * 16-bit values as stored and take each exponential twice (ROW's packed ones: 12.5% fewer
+ * instructions on an H100). c is rounded, by d at most half its last place: every exponential of the
+ * row is then 2^d times the exact one, and so is their sum. Where the outputs take the same c
+ * (hsm_expo_out), d cancels in the division; where they take (x - m) k (the forward with options'
+ * stores), it does not, and the bound below keeps it under 2^-18 (a relative error under 3e-6, an
+ * absolute one in log-softmax and lse). The normaliser the 16-bit outputs add to their exponent
+ * (hsm_exp_norm) is added to c once a row, and that rounding does not cancel either: under 2^-17
+ * where |m k| < HSM_FMA_EXP_LIMIT and log2 S <= 32 (|c| < 256), against the 2^-19 of the exponent's
+ * own rounding and a 16-bit output's 2^-12 (fp16) or 2^-9 (bf16). Rows with a larger max (|sigma m| >=
+ * 88), or a max of -inf, +inf or NaN, keep the subtraction and product (F false, c = -0: the same
+ * instructions as hsm_exp and hsm_exp_norm); hsm_fma_exp_ok tells which, once a row. */
+#define HSM_FMA_EXP_LIMIT 128.0f
+__device__ __forceinline__ bool hsm_fma_exp_ok(float mk) { return fabsf(mk) < HSM_FMA_EXP_LIMIT; }
+template <bool F> struct hsm_expo {
+    float m, k, c;
+    __device__ __forceinline__ float at(float x) const { return fmaf(F ? x : x - m, k, c); }
+};
+template <bool F> __device__ __forceinline__ hsm_expo<F> hsm_expo_of(float m, float k)
+{
+    hsm_expo<F> e;
+    e.m = m;
+    e.k = k;
+    e.c = F ? -(m * k) : -0.0f;
+    return e;
+}
+/* f(ex) with the row's exponents in the form its max allows: one uniform branch, each side its own
+ * copy of f's loop. */
+template <typename Fn> __device__ __forceinline__ void hsm_expo_branch(float m, float k, Fn &&f)
+{
+    if (hsm_fma_exp_ok(m * k))
+        f(hsm_expo_of<true>(m, k));
+    else
+        f(hsm_expo_of<false>(m, k));
+}
+/* The outputs' exponent (norm from hsm_norm_of) and an output, as hsm_exp_norm: for 16-bit outputs the
+ * normaliser in the exponent, for fp32 a product. */
+template <typename T, bool F> __device__ __forceinline__ hsm_expo<F> hsm_expo_norm(hsm_expo<F> e, float norm)
+{
+    if constexpr (sizeof(T) == 2)
+        e.c += norm;
+    return e;
+}
+template <typename T, bool F> __device__ __forceinline__ float hsm_expo_out(const hsm_expo<F> &e, float x, float norm)
+{
+    if constexpr (sizeof(T) == 2)
+        return hsm_exp2(e.at(x));
+    else
+        return hsm_exp2(e.at(x)) * norm;
+}
+
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
  * for p < C / VEC, i < VEC; columns outside [0, cols) (col0 may be negative: hsm_line_lead) read as
  * -inf (the padding value) and are never written. Consecutive lanes touch consecutive VEC-element

@@ -636,14 +636,15 @@ __device__ __forceinline__ void hsm_words_load(uint32_t *w, const T *p, bool in)
     }
 }
 
-/* The exponentials of a pack held as four words added to s, in column order. */
-template <typename T>
-__device__ __forceinline__ void hsm_words_exp_add(float &s, const uint32_t *w, const hsm_epi &e)
+/* The exponentials of a pack held as four words added to s, in column order, their exponents in the
+ * row's form (hsm_expo_branch). */
+template <typename T, bool F>
+__device__ __forceinline__ void hsm_words_exp_add(float &s, const uint32_t *w, const hsm_expo<F> &ex)
 {
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-        s += hsm_exp2((hsm_lo_to_float(w[i], T{}) - e.m) * e.k);
-        s += hsm_exp2((hsm_hi_to_float(w[i], T{}) - e.m) * e.k);
+        s += hsm_exp2(ex.at(hsm_lo_to_float(w[i], T{})));
+        s += hsm_exp2(ex.at(hsm_hi_to_float(w[i], T{})));
     }
 }
 

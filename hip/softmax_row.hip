@@ -131,39 +131,43 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             lm = hsm_max(lm, ev);
         }
         const float m = hsm_block_max(lm, red_max);
+        /* The sum and the stores take their exponents in the form the row's max allows (hsm_expo),
+         * each pass branching on it alone: one branch around both, the block's sum inside, took 6-12
+         * more registers (sm_90) and spilled the peeled kernels. */
         float s = 0.0f;
+        hsm_expo_branch(m, HSM_LOG2E, [&](auto ex) {
 #pragma unroll
-        for (int p = 0; p < NP; p++)
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                s += hsm_exp(hsm_lo_to_float(w[4 * p + i], T{}), m);
-                s += hsm_exp(hsm_hi_to_float(w[4 * p + i], T{}), m);
-            }
-        if constexpr (P)
-            s += hsm_exp(ev, m);
+            for (int p = 0; p < NP; p++)
+                hsm_words_exp_add<T>(s, w + 4 * p, ex);
+            if constexpr (P)
+                s += hsm_exp2(ex.at(ev));
+        });
         const float norm = hsm_norm_of<T>(hsm_block_sum(s, red_sum));
         /* Left to itself the compiler keeps the sum's conversions for the store: twice the
          * registers, spilled. The store converts again from the words. */
 #pragma unroll
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
+        hsm_expo_branch(m, HSM_LOG2E, [&](auto ex) {
+            const auto eo = hsm_expo_norm<T>(ex, norm);
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (p == 0 ? c0 < left0 : p * step < left) {
-                float f[8];
+            for (int p = 0; p < NP; p++) {
+                if (p == 0 ? c0 < left0 : p * step < left) {
+                    float f[8];
 #pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    f[2 * i] = hsm_exp_norm<T>(hsm_lo_to_float(w[4 * p + i], T{}), m, norm);
-                    f[2 * i + 1] = hsm_exp_norm<T>(hsm_hi_to_float(w[4 * p + i], T{}), m, norm);
+                    for (int i = 0; i < 4; i++) {
+                        f[2 * i] = hsm_expo_out<T>(eo, hsm_lo_to_float(w[4 * p + i], T{}), norm);
+                        f[2 * i + 1] = hsm_expo_out<T>(eo, hsm_hi_to_float(w[4 * p + i], T{}), norm);
+                    }
+                    hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
                 }
-                hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
             }
-        }
-        if constexpr (P) {
-            const int ec = hsm_peel_col<8>(lead, a.cols);
-            if (ec >= 0)
-                yrow[ec] = hsm_from_float<T>(hsm_exp_norm<T>(ev, m, norm));
-        }
+            if constexpr (P) {
+                const int ec = hsm_peel_col<8>(lead, a.cols);
+                if (ec >= 0)
+                    yrow[ec] = hsm_from_float<T>(hsm_expo_out<T>(eo, ev, norm));
+            }
+        });
     }
 }
 
@@ -347,14 +351,22 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
         /* A pack every lane of the warp has past the causal bound adds exp(-inf) = 0 (as in
          * hsm_fwd_sum_causal; the vote keeps the branch uniform). */
         float s = 0.0f;
+        auto sum = [&](auto ex) {
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (a.op.causal && hsm_warp_all((p == 0 ? c0 : f0 + p * step) >= lim))
-                continue;
-            hsm_words_exp_add<T>(s, w + 4 * p, e);
-        }
+            for (int p = 0; p < NP; p++) {
+                if (a.op.causal && hsm_warp_all((p == 0 ? c0 : f0 + p * step) >= lim))
+                    continue;
+                hsm_words_exp_add<T>(s, w + 4 * p, ex);
+            }
+            if constexpr (P)
+                s += hsm_exp2(ex.at(ev));
+        };
+        /* The peeled twins keep the subtraction and product: with the branch p64's spills grew from
+         * 24 to 56 bytes (sm_90). */
         if constexpr (P)
-            s += hsm_exp2((ev - e.m) * e.k);
+            sum(hsm_expo_of<false>(e.m, e.k));
+        else
+            hsm_expo_branch(e.m, e.k, sum);
         s = hsm_block_sum(s, red_sum);
         if (!has_given)
             hsm_epi_end(a, e, mraw, s, row, threadIdx.x == 0);

@@ -427,12 +427,14 @@ __device__ __forceinline__ void hsm_warp_packed_fwd_body(const hsm_args a)
             e = hsm_epi_begin(a, mraw);
         }
         float s = 0.0f;
+        hsm_expo_branch(e.m, e.k, [&](auto ex) {
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (p * step >= lim) /* every lane's pack p is past the bound: exp(-inf) = 0 */
-                break;
-            hsm_words_exp_add<T>(s, w + 4 * p, e);
-        }
+            for (int p = 0; p < NP; p++) {
+                if (p * step >= lim) /* every lane's pack p is past the bound: exp(-inf) = 0 */
+                    break;
+                hsm_words_exp_add<T>(s, w + 4 * p, ex);
+            }
+        });
         s = hsm_warp_sum(s, W);
         if (!given)
             hsm_epi_end(a, e, mraw, s, row, lane == 0);

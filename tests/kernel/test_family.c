@@ -91,6 +91,8 @@ static void fill_edge_row(void *buf, size_t off, int64_t cols, test_dtype t, int
             v = INFINITY;
         else if (rows >= 5 && row == 3)
             v = (c % 3 == 0) ? big : -big;
+        else if (rows >= 5 && (row == 4 || row == 5))
+            v += row == 4 ? 84.0f : 78.0f; /* a max either side of the one-FFMA exponent's bound (hsm_expo) */
         test_set(buf, off + (size_t)c, t, v);
     }
 }

@@ -382,8 +382,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
              * the row's in place, so that one epilogue serves every store. The reference to one of
              * two epilogues (e, or a copy with the normaliser rescaled) that 16-bit keeps puts both
              * in local memory, written back to DRAM every row: 40 bytes a thread, 15% more bytes
-             * written at fp32 4096 x 65536 (H100: log-softmax 1.10x faster without it, 768 us, as
-             * fast as the plain forward). The 16-bit kernels, held at 64 registers, spilled 44-64
+             * written at fp32 4096 x 65536 (H100: log-softmax 1.10x faster without it, 768 us,
+             * within 1.5% of the plain forward). The 16-bit kernels, held at 64 registers, spilled 44-64
              * bytes with one epilogue and ran 0.95-0.98x (bench/results/h100-2026-11-26-split-epi.md). */
             if constexpr (sizeof(T) == 4) {
                 if (!a.op.log) {

@@ -222,8 +222,9 @@ __device__ __forceinline__ float hsm_exp_norm(float x, float m, float norm, floa
  * (hsm_exp_norm) is added to c once a row, and that rounding does not cancel either: under 2^-17
  * where |m k| < HSM_FMA_EXP_LIMIT and log2 S <= 32 (|c| < 256), against the 2^-19 of the exponent's
  * own rounding and a 16-bit output's 2^-12 (fp16) or 2^-9 (bf16). Rows with a larger max (|sigma m| >=
- * 88), or a max of -inf, +inf or NaN, keep the subtraction and product (F false, c = -0: the same
- * instructions as hsm_exp and hsm_exp_norm); hsm_fma_exp_ok tells which, once a row. */
+ * 88), or a max of -inf, +inf or NaN, keep the subtraction and product (F false, c = -0): the
+ * outputs' PTX is hsm_exp_norm's, and the sum's product becomes an FFMA with -0 where hsm_exp has an
+ * FMUL, the same result; hsm_fma_exp_ok tells which, once a row. */
 #define HSM_FMA_EXP_LIMIT 128.0f
 __device__ __forceinline__ bool hsm_fma_exp_ok(float mk) { return fabsf(mk) < HSM_FMA_EXP_LIMIT; }
 template <bool F> struct hsm_expo {

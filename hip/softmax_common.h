@@ -38,8 +38,9 @@ __device__ __forceinline__ uint32_t hsm_pair_from_float(float lo, float hi, hsm_
 
 /* VEC elements moved by one access; 16-byte aligned when VEC elements make 16 bytes. */
 template <typename T, int VEC> struct alignas(sizeof(T) * VEC) hsm_pack { T v[VEC]; };
-/* A bool as a type: to pick a body at compile time inside a generic lambda. */
+/* A bool or an int as a type: to pick a body at compile time inside a generic lambda. */
 template <bool B> struct hsm_bool { static constexpr bool value = B; };
+template <int N> struct hsm_int { static constexpr int value = N; };
 
 template <typename T, int VEC>
 __device__ __forceinline__ void hsm_load(const T *p, float *dst)
@@ -264,6 +265,29 @@ template <typename T, bool F> __device__ __forceinline__ float hsm_expo_out(cons
         return hsm_exp2(e.at(x)) * norm;
 }
 
+/* The 8 16-bit elements at p as a 16-byte pack's four words (w[i]: elements 2i and 2i + 1), where p
+ * lies on 4 bytes (ODD false: four 4-byte loads) or 2 bytes past (ODD: the two ends alone, three words
+ * between). ROW's packed peeled kernels read x so where their row takes the output's layout
+ * (hsm_peel_col): fewer loads than eight of 2 bytes. */
+template <bool ODD>
+__device__ __forceinline__ void hsm_load_words(const void *p, uint32_t *w)
+{
+    if constexpr (!ODD) {
+        const uint32_t *q = reinterpret_cast<const uint32_t *>(p);
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            w[i] = q[i];
+    } else {
+        const uint16_t *h = reinterpret_cast<const uint16_t *>(p);
+        const uint32_t *q = reinterpret_cast<const uint32_t *>(h + 1);
+        const uint32_t q0 = q[0], q1 = q[1], q2 = q[2];
+        w[0] = (uint32_t)h[0] | q0 << 16;
+        w[1] = q0 >> 16 | q1 << 16;
+        w[2] = q1 >> 16 | q2 << 16;
+        w[3] = q2 >> 16 | (uint32_t)h[7] << 16;
+    }
+}
+
 /* One thread's share of a chunk of a row: C elements at columns col0 + (p * width + lane) * VEC + i,
  * for p < C / VEC, i < VEC; columns outside [0, cols) (col0 may be negative: hsm_line_lead) read as
  * -inf (the padding value) and are never written. Consecutive lanes touch consecutive VEC-element
@@ -271,9 +295,11 @@ template <typename T, bool F> __device__ __forceinline__ float hsm_expo_out(cons
  * the row's start moves `wrap` columns on: a block whose chunk holds the whole row (wrap = its width)
  * takes the columns its lead leaves at the row's end there, with no access more. Only p == 0 needs
  * it: a lead is under one 128-byte line, and one access of every lane of a warp spans 512 bytes. */
+/* words (16-bit, VEC 8): each pack read in words, 0: none, 1: on 4 bytes, 2: 2 bytes past
+ * (hsm_load_words; the peeled 16-bit kernels' rows laid out as their output's: hsm_peel_col). */
 template <typename T, int VEC, int C>
 __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64_t cols, int lane, int width,
-                                                float *v, int64_t wrap = 0, bool by_elem = false)
+                                                float *v, int64_t wrap = 0, int words = 0)
 {
     float m = HSM_NEG_INF;
 #pragma unroll
@@ -282,13 +308,24 @@ __device__ __forceinline__ float hsm_chunk_load(const T *xr, int64_t col0, int64
         if (p == 0 && col < 0)
             col += wrap;
         if ((uint64_t)col < (uint64_t)cols) {
-            if (by_elem) {
+            bool read = false;
+            if constexpr (sizeof(T) == 2 && VEC == 8) {
+                if (words != 0) {
+                    uint32_t w[4];
+                    if (words == 1)
+                        hsm_load_words<false>(xr + col, w);
+                    else
+                        hsm_load_words<true>(xr + col, w);
 #pragma unroll
-                for (int i = 0; i < VEC; i++) /* an input off the layout's 16 bytes: hsm_peel_col */
-                    v[p * VEC + i] = hsm_to_float(xr[col + i]);
-            } else {
-                hsm_load<T, VEC>(xr + col, v + p * VEC);
+                    for (int i = 0; i < 4; i++) {
+                        v[p * VEC + 2 * i] = hsm_lo_to_float(w[i], T{});
+                        v[p * VEC + 2 * i + 1] = hsm_hi_to_float(w[i], T{});
+                    }
+                    read = true;
+                }
             }
+            if (!read)
+                hsm_load<T, VEC>(xr + col, v + p * VEC);
         } else {
 #pragma unroll
             for (int i = 0; i < VEC; i++)
@@ -331,12 +368,14 @@ __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t col
  * (fewer than VEC at each end) are read and written one at a time by threads 0 to 2 VEC - 1, one
  * each. Nothing outside the row is touched: an exact-size allocation's last row ends anywhere in its
  * last 16 bytes. Where the output row lies at another offset from 16 bytes than the input row, 16-bit
- * kernels lay the row out as the output's and read the input an element at a time (hsm_chunk_load's
- * by_elem): the other lanes' loads of the same lines then hit L1, where 2-byte stores each go to L2
- * (bf16, 4096 x 50257, x rows 50258 apart, y dense, H200: 20% of a same-size copy with the stores
- * split, 58% with the loads split, against 80% for the dense rows). fp32 kernels split their 4-byte
- * stores instead (hsm_chunk_store's by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%):
- * splitting their loads took registers that lowered their residency. */
+ * kernels lay the row out as the output's and read the input in 4-byte words, or 2-byte ends and words
+ * (hsm_load_words, hsm_chunk_load's words): the other lanes' loads of the same lines then hit L1,
+ * where 2-byte stores each go to L2 (bf16, 4096 x 50257, x rows 50258 apart, y dense, H200: 20% of a
+ * same-size copy with the stores split, 58% with the loads split into elements, against 80% for the
+ * dense rows; H100, ROW's packed kernel: loads in words 72%, in elements 70%, 4-byte word stores,
+ * the words across two lanes' packs by a shuffle or in halves, 47% and 39%). fp32 kernels split their 4-byte stores instead (hsm_chunk_store's
+ * by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%): splitting their loads took registers
+ * that lowered their residency. */
 /* hsm_peel_bound: the bound to give hsm_chunk_load and hsm_chunk_store for "the pack at col lies wholly
  * in the row" (col < bound); hsm_peel_col: this thread's edge element's column, or -1. */
 template <int VEC>

@@ -22,18 +22,19 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xr = x + row * a.x_stride;
-        /* The output at another offset from 16 bytes: 16-bit rows read x an element at a time and
-         * take y's layout, fp32 ones write y an element at a time (hsm_peel_col says why). */
-        bool by_elem = false;
+        /* The output at another offset from 16 bytes (`shift` bytes on): 16-bit rows read x in words
+         * and take y's layout, fp32 ones write y an element at a time (hsm_peel_col says why). */
+        int shift = 0;
         if constexpr (P)
-            by_elem = ((uintptr_t)(y + row * a.y_stride) - (uintptr_t)xr) % 16 != 0;
-        const bool load_elems = sizeof(T) == 2 && by_elem, store_elems = sizeof(T) == 4 && by_elem;
-        const int lead = hsm_line_lead<T, VEC>(load_elems ? (const T *)(y + row * a.y_stride) : xr);
+            shift = (int)(((uintptr_t)(y + row * a.y_stride) - (uintptr_t)xr) % 16);
+        const bool load_words = sizeof(T) == 2 && shift != 0, store_elems = sizeof(T) == 4 && shift != 0;
+        const int lead = hsm_line_lead<T, VEC>(load_words ? (const T *)(y + row * a.y_stride) : xr);
         const int64_t bound = P ? hsm_peel_bound<VEC>(a.cols) : a.cols;
         /* One call for each way, each with its loads unrolled and issued together (a branch per pack
          * between the two split them: bf16 4096 x 50257 went from 77% to 53% of the copy bandwidth). */
-        float lm = load_elems ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, true)
-                              : hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap);
+        float lm = !load_words     ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap)
+                   : shift % 4 == 0 ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 1)
+                                    : hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 2);
         float ev = HSM_NEG_INF;
         if constexpr (P) {
             const int ec = hsm_peel_col<VEC>(lead, a.cols);
@@ -80,36 +81,37 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * addresses per pack would cost the registers the row needs. The row is laid out from its line as
      * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on.
      * Peeled (P), as hsm_row_body: a pack only where it lies wholly in the row, the output's layout
-     * and the input an element at a time where their offsets differ. */
+     * and the input in words where their offsets differ (hsm_load_words). */
     const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         const T *xrow = x + row * a.x_stride;
         T *yrow = y + row * a.y_stride;
-        bool by_elem = false;
+        /* The output at another offset from 16 bytes than the input (peeled rows): `shift` bytes on. */
+        int shift = 0;
         if constexpr (P)
-            by_elem = ((uintptr_t)yrow - (uintptr_t)xrow) % 16 != 0;
-        const int lead = hsm_line_lead<T, 8>(by_elem ? (const T *)yrow : xrow);
+            shift = (int)(((uintptr_t)yrow - (uintptr_t)xrow) % 16);
+        const int lead = hsm_line_lead<T, 8>(shift != 0 ? (const T *)yrow : xrow);
         const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
         const int64_t left = a.cols - f0 - (need - 1), left0 = a.cols - (need - 1);
-        /* The loads, each way unrolled whole (as hsm_row_body's calls of hsm_chunk_load). */
-        auto load = [&](auto elems) {
+        /* The loads, each way unrolled whole (as hsm_row_body's calls of hsm_chunk_load): 16-byte
+         * packs, or x's packs in words on 4 bytes or 2 bytes past them (hsm_load_words). */
+        auto load = [&](auto mode) {
+            constexpr int LM = decltype(mode)::value;
 #pragma unroll
             for (int p = 0; p < NP; p++) {
                 if (p == 0 ? c0 < left0 : p * step < left) {
                     const T *src = p == 0 ? xrow + c0 : xr + p * step;
-                    if constexpr (decltype(elems)::value) {
-#pragma unroll
-                        for (int i = 0; i < 4; i++)
-                            w[4 * p + i] = (uint32_t)src[2 * i].bits | (uint32_t)src[2 * i + 1].bits << 16;
-                    } else {
+                    if constexpr (LM == 0) {
                         const hsm_pack<uint32_t, 4> pk = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(src);
 #pragma unroll
                         for (int i = 0; i < 4; i++)
                             w[4 * p + i] = pk.v[i];
+                    } else {
+                        hsm_load_words<LM == 2>(src, w + 4 * p);
                     }
                 } else {
 #pragma unroll
@@ -118,10 +120,12 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 }
             }
         };
-        if (P && by_elem)
-            load(hsm_bool<P>{});
+        if (shift == 0)
+            load(hsm_int<0>{});
+        else if (shift % 4 == 0)
+            load(hsm_int<1>{});
         else
-            load(hsm_bool<false>{});
+            load(hsm_int<2>{});
         float lm = hsm_words_max<T, 4 * NP>(w);
         float ev = HSM_NEG_INF;
         if constexpr (P) {

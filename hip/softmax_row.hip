@@ -69,7 +69,7 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
  * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
  * C / 8 16-byte packs of four words (hsm_lo_to_float). */
-template <typename T, int C, bool P = false>
+template <typename T, int C, bool P = false, bool S = false>
 __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
 {
     constexpr int NP = C / 8;
@@ -81,7 +81,11 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * addresses per pack would cost the registers the row needs. The row is laid out from its line as
      * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on.
      * Peeled (P), as hsm_row_body: a pack only where it lies wholly in the row, the output's layout
-     * and the input in words where their offsets differ (hsm_load_words). */
+     * and the input in words where their offsets differ (hsm_load_words); S (the _shift twins, with P):
+     * there the input's layout instead, 16-byte loads and stores both, and lanes pass each other the
+     * elements of the output's packs that straddle theirs. S needs the registers of 64 a thread: as
+     * the peeled kernels' caps hold them they spilled 24-230 bytes (sm_90), and at 64 the rows that
+     * fit fewer blocks a SM ran 2-4% slower (H100, bench/results/h100-2026-11-26-shift.md). */
     const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
@@ -92,7 +96,8 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
         int shift = 0;
         if constexpr (P)
             shift = (int)(((uintptr_t)yrow - (uintptr_t)xrow) % 16);
-        const int lead = hsm_line_lead<T, 8>(shift != 0 ? (const T *)yrow : xrow);
+        const bool y_layout = !S && shift != 0;
+        const int lead = hsm_line_lead<T, 8>(y_layout ? (const T *)yrow : xrow);
         const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
@@ -120,7 +125,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                 }
             }
         };
-        if (shift == 0)
+        if (!y_layout)
             load(hsm_int<0>{});
         else if (shift % 4 == 0)
             load(hsm_int<1>{});
@@ -154,16 +159,71 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             w[i] = hsm_opaque(w[i]);
         hsm_expo_branch(m, HSM_LOG2E, [&](auto ex) {
             const auto eo = hsm_expo_norm<T>(ex, norm);
+            /* K = 0: y's packs lie where the row's are. Else (S, y `shift` bytes past x's packs) y's
+             * packs start K = (16 - shift) / 2 elements into x's: each lane stores the one that starts
+             * in its pack, with the next pack's first K elements from lane + 1 (a shuffle), and one at
+             * a time the elements no lane's y pack takes (the warp's ends, the row's first and last
+             * whole packs, pack 0's wrap). */
+            auto stores = [&](auto kk) {
+                constexpr int K = decltype(kk)::value, NB = (K + 1) / 2;
+                const int lane = (int)threadIdx.x % HSM_WARP_SIZE;
 #pragma unroll
-            for (int p = 0; p < NP; p++) {
-                if (p == 0 ? c0 < left0 : p * step < left) {
+                for (int p = 0; p < NP; p++) {
+                    const bool ok = p == 0 ? c0 < left0 : p * step < left;
+                    if (K == 0 && !ok)
+                        continue;
                     float f[8];
 #pragma unroll
                     for (int i = 0; i < 4; i++) {
                         f[2 * i] = hsm_expo_out<T>(eo, hsm_lo_to_float(w[4 * p + i], T{}), norm);
                         f[2 * i + 1] = hsm_expo_out<T>(eo, hsm_hi_to_float(w[4 * p + i], T{}), norm);
                     }
-                    hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
+                    T *dst = p == 0 ? yrow + c0 : yr + p * step;
+                    if constexpr (K == 0) {
+                        hsm_store<T, 8>(dst, f, 1.0f);
+                    } else {
+                        uint32_t o[4], b[NB];
+#pragma unroll
+                        for (int i = 0; i < 4; i++)
+                            o[i] = hsm_pair_from_float(f[2 * i], f[2 * i + 1], T{});
+#pragma unroll
+                        for (int i = 0; i < NB; i++)
+                            b[i] = __float_as_uint(hsm_shfl_down(__uint_as_float(o[i]), 1));
+                        /* next: lane + 1 holds the next pack, in the row (not across pack 0's wrap);
+                         * covered: lane - 1 stores this pack's first K elements (its next). */
+                        const bool next = lane < HSM_WARP_SIZE - 1 &&
+                                          (p > 0 ? p * step + 8 < left : (f0 >= 0 || f0 < -8) && c0 + 8 < left0);
+                        const bool covered = lane > 0 && (p > 0 || f0 < 0 || f0 >= 8);
+                        if (ok && next) {
+                            uint32_t out[4];
+#pragma unroll
+                            for (int i = 0; i < 4; i++) {
+                                const int e = i + K / 2; /* word e of (o, b), and e + 1 for an odd K */
+                                const uint32_t lo = e < 4 ? o[e] : b[e - 4 < NB ? e - 4 : 0];
+                                const uint32_t hi = e + 1 < 4 ? o[e + 1] : b[e - 3 < NB ? e - 3 : 0];
+                                out[i] = K % 2 ? lo >> 16 | hi << 16 : lo;
+                            }
+                            hsm_store16_streaming(dst + K, out);
+                        }
+                        uint16_t *h = reinterpret_cast<uint16_t *>(dst);
+#pragma unroll
+                        for (int j = 0; j < 8; j++)
+                            if (ok && (j < K ? !covered : !next))
+                                h[j] = (uint16_t)(o[j / 2] >> (16 * (j % 2)));
+                    }
+                }
+            };
+            if (!S || shift == 0) {
+                stores(hsm_int<0>{});
+            } else {
+                switch ((16 - shift) / 2) {
+                case 1: stores(hsm_int<1>{}); break;
+                case 2: stores(hsm_int<2>{}); break;
+                case 3: stores(hsm_int<3>{}); break;
+                case 4: stores(hsm_int<4>{}); break;
+                case 5: stores(hsm_int<5>{}); break;
+                case 6: stores(hsm_int<6>{}); break;
+                default: stores(hsm_int<7>{}); break;
                 }
             }
             if constexpr (P) {
@@ -485,6 +545,24 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p56_peel, T, 56, 56)                               \
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p64_peel, T, 64, 56)
 #define HSM_ROW_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, VEC, C, 1)
+/* The packed peeled kernels' _shift twins (hsm_row_packed_body's S; hsm_kernel's peel 2): the plan
+ * gives them the rows whose y lies at another offset from 16 bytes than x where a twin is as resident
+ * as the kernel it replaces (rows a block per SM holds). */
+#define HSM_ROW_SHIFT_KERNEL(NAME, T, C)                                                               \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, true, true>(a);                                                     \
+    }
+#define HSM_ROW_SHIFT_SET(SFX, T)                                                                     \
+    HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p40_shift, T, 40)                                            \
+    HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p48_shift, T, 48)                                            \
+    HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p56_shift, T, 56)                                            \
+    HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p64_shift, T, 64)
+#define HSM_ROW_SHIFT_ENTRY(NAME, DT, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, 8, C, 2)
+#define HSM_ROW_SHIFT_SET_ENTRIES(SFX, DT)                                                            \
+    HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p40_shift, DT, 40), HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p48_shift, DT, 48), \
+        HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p56_shift, DT, 56),                                       \
+        HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p64_shift, DT, 64)
 #define HSM_ROW_PEEL_SET_ENTRIES(SFX, DT)                                                             \
     HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_v8_peel, DT, 8, 8),                                            \
         HSM_ROW_PEEL_ENTRY(hsm_row_##SFX##_v16_peel, DT, 8, 16),                                      \
@@ -501,6 +579,8 @@ HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v28_peel, float, 4, 28, hsm_row_body)
 HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v32_peel, float, 4, 32, hsm_row_body)
 HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
+HSM_ROW_SHIFT_SET(f16, hsm_f16)
+HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
 /* The forward with options: the plain kernels' chunks, fp32-held for every dtype (masked 16-bit rows
  * among them), and 16-bit held as stored (_p, rows with no mask tensor). */
 #define HSM_ROW_FWD_SET(SFX, T, VEC)                                                                  \
@@ -631,6 +711,8 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PEEL_ENTRY(hsm_row_f32_v28_peel, HSM_F32, 4, 28), HSM_ROW_PEEL_ENTRY(hsm_row_f32_v32_peel, HSM_F32, 4, 32),
     HSM_ROW_PEEL_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_PEEL_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_SHIFT_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_SHIFT_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_ENTRY_K(hsm_row_f32_s1_fwd, HSM_KOP_FWD, HSM_F32, 1, 1),
     HSM_ROW_ENTRY_K(hsm_row_f32_s2_fwd, HSM_KOP_FWD, HSM_F32, 1, 2),
     HSM_ROW_ENTRY_K(hsm_row_f32_s4_fwd, HSM_KOP_FWD, HSM_F32, 1, 4),

@@ -680,6 +680,17 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             }
         } else if ((af == HSM_FAMILY_ROW || (family == HIPSOFTMAX_FAMILY_AUTO && row_fits(h, &qv, cols))) &&
                    plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
+            /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of a
+             * packed kernel (16-byte stores as well as loads) where it is as resident. */
+            hsm_req qt = qv;
+            qt.peel = 2;
+            const hsm_kernel_state *t = q->kop == HSM_KOP_PLAIN && !q->same_offset
+                                            ? next_kernel(h, NULL, HSM_FAMILY_ROW, &qt)
+                                            : NULL;
+            while (t != NULL && t->k->cols_per_thread != out->ks->k->cols_per_thread)
+                t = next_kernel(h, t, HSM_FAMILY_ROW, &qt);
+            if (t != NULL && occupancy(h, t, out->block) >= occupancy(h, out->ks, out->block))
+                out->ks = t;
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,
              * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257
@@ -1048,7 +1059,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
          * are planned by plan_peeled (vec 1, peel). */
         if (forced_k != NULL)
             q.vec = v;
-        q.peel = 1;
+        q.peel = forced_k != NULL ? forced_k->peel : 1;
         lead = 0;
     }
     /* WARP's staged kernels (_flat) take the plain forward of dense rows (x's rows cols apart, and

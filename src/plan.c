@@ -945,12 +945,12 @@ static int vector_ok(const hsm_call *c, int v, int64_t len)
 static int same_offset(const hsm_call *c)
 {
     const hipsoftmax_problem *p = &c->p;
-    if (c->in0 == NULL || c->out == NULL || p->x_dtype != p->y_dtype)
-        return c->in0 == NULL && p->x_dtype == p->y_dtype;
+    if (p->x_dtype != p->y_dtype)
+        return 0;
+    const uintptr_t in0 = c->in0 != NULL ? (uintptr_t)c->in0 : 256, out = c->out != NULL ? (uintptr_t)c->out : 256;
     const size_t es = hsm_dtype_size(p->x_dtype);
     const int64_t stride_diff = (int64_t)((uint64_t)p->x_row_stride - (uint64_t)p->y_row_stride);
-    return ((uintptr_t)c->in0 - (uintptr_t)c->out) % 16 == 0 &&
-           (p->rows == 1 || bytes_multiple_of(stride_diff, es, 16));
+    return (in0 - out) % 16 == 0 && (p->rows == 1 || bytes_multiple_of(stride_diff, es, 16));
 }
 
 /* Whether tensor t's rows (t_es bytes an element) lie at the same offset as the first input's (base)

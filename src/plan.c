@@ -625,8 +625,8 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
 
-/* The rows a block at least for ROW's _shift twins (plan_peeled). */
-#define HSM_ROW_SHIFT_MIN_ROWS 8
+/* The rows a block, at least, for ROW's _shift twins (plan_peeled). */
+#define HSM_ROW_SHIFT_MIN_ROWS 16
 
 /* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
  * on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows
@@ -685,9 +685,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                    plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
             /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of a
              * packed kernel (16-byte stores as well as loads) where it is as resident and each block
-             * has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x stride cols + 1, y dense: 4096 rows of
-             * 40001-65521 columns 1.07-1.16x, 64 rows of 50257 0.89-0.94x (its longer chain of work a
-             * row, one row a block; bench/results/h100-2026-11-26-shift.md). */
+             * has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x stride cols + 1, y dense, against the
+             * peeled kernel: 4096 rows of 40001-65521 columns 1.07-1.16x; 50257 columns, 132 blocks,
+             * 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132 0.82x (bench/results/h100-2026-11-26-shift.md). */
             hsm_req qt = qv;
             qt.peel = 2;
             const hsm_kernel_state *t =

@@ -373,9 +373,11 @@ __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t col
  * where 2-byte stores each go to L2 (bf16, 4096 x 50257, x rows 50258 apart, y dense, H200: 20% of a
  * same-size copy with the stores split, 58% with the loads split into elements, against 80% for the
  * dense rows; H100, ROW's packed kernel: loads in words 72%, in elements 70%, 4-byte word stores,
- * the words across two lanes' packs by a shuffle or in halves, 47% and 39%). fp32 kernels split their 4-byte stores instead (hsm_chunk_store's
- * by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%): splitting their loads took registers
- * that lowered their residency. */
+ * the words across two lanes' packs by a shuffle or in halves, 47% and 39%). ROW's _shift twins of
+ * its packed kernels keep x's layout instead, 16-byte stores too, lanes passing each other the
+ * elements across y's packs (hsm_row_packed_body's S: 81% there). fp32 kernels split their 4-byte
+ * stores instead (hsm_chunk_store's by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%):
+ * splitting their loads took registers that lowered their residency. */
 /* hsm_peel_bound: the bound to give hsm_chunk_load and hsm_chunk_store for "the pack at col lies wholly
  * in the row" (col < bound); hsm_peel_col: this thread's edge element's column, or -1. */
 template <int VEC>

@@ -85,7 +85,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * there the input's layout instead, 16-byte loads and stores both, and lanes pass each other the
      * elements of the output's packs that straddle theirs. S needs the registers of 64 a thread: as
      * the peeled kernels' caps hold them they spilled 24-230 bytes (sm_90), and at 64 the rows that
-     * fit fewer blocks a SM ran 2-4% slower (H100, bench/results/h100-2026-11-26-shift.md). */
+     * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md). */
     const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
@@ -547,7 +547,8 @@ HSM_ROW_PACKED_SET(bf16, hsm_bf16)
 #define HSM_ROW_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, VEC, C, 1)
 /* The packed peeled kernels' _shift twins (hsm_row_packed_body's S; hsm_kernel's peel 2): the plan
  * gives them the rows whose y lies at another offset from 16 bytes than x where a twin is as resident
- * as the kernel it replaces (rows a block per SM holds). */
+ * as the kernel it replaces (rows a block per SM holds) and each block has 16 rows or more
+ * (plan_peeled). */
 #define HSM_ROW_SHIFT_KERNEL(NAME, T, C)                                                               \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \

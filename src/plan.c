@@ -687,7 +687,8 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * packed kernel (16-byte stores as well as loads) where it is as resident and each block
              * has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x stride cols + 1, y dense, against the
              * peeled kernel: 4096 rows of 40001-65521 columns 1.07-1.16x; 50257 columns, 132 blocks,
-             * 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132 0.80-0.91x (bench/results/h100-2026-11-26-shift.md). */
+             * 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132 0.80-0.91x
+             * (bench/results/h100-2026-11-26-shift.md). */
             hsm_req qt = qv;
             qt.peel = 2;
             const hsm_kernel_state *t =

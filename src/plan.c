@@ -625,6 +625,15 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
 static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsoftmax_family family, const hsm_req *q,
                                       int64_t rows, int64_t cols, int64_t inner, int lead, hsm_plan *out);
 
+/* The kernel of request q (a twin's: peeled, _shift) with k's chunk and block bound, or NULL. */
+static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel *k)
+{
+    const hsm_kernel_state *t = next_kernel(h, NULL, k->family, q);
+    while (t != NULL && (t->k->cols_per_thread != k->cols_per_thread || t->k->max_block != k->max_block))
+        t = next_kernel(h, t, k->family, q);
+    return t;
+}
+
 /* The rows a block, at least, for ROW's _shift twins (plan_peeled). */
 #define HSM_ROW_SHIFT_MIN_ROWS 16
 
@@ -653,10 +662,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             /* SPLIT's backward twins lay out the row's whole packs, fewer columns than cols: the
              * aligned plan as it is (groups or single blocks, staging), on the twin of its kernel
              * where the twin is as resident (a cooperative grid must be). */
-            const hsm_kernel_state *t = next_kernel(h, NULL, HSM_FAMILY_SPLIT, &qv);
-            while (t != NULL && (t->k->cols_per_thread != aligned.ks->k->cols_per_thread ||
-                                 t->k->max_block != aligned.ks->k->max_block))
-                t = next_kernel(h, t, HSM_FAMILY_SPLIT, &qv);
+            const hsm_kernel_state *t = twin_of(h, &qv, aligned.ks->k);
             if (t != NULL && occupancy_smem(h, t, aligned.block, aligned.smem_bytes) >=
                                  occupancy_smem(h, aligned.ks, aligned.block, aligned.smem_bytes)) {
                 *out = aligned;
@@ -693,10 +699,8 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             qt.peel = 2;
             const hsm_kernel_state *t =
                 q->kop == HSM_KOP_PLAIN && !q->same_offset && rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * out->grid
-                    ? next_kernel(h, NULL, HSM_FAMILY_ROW, &qt)
+                    ? twin_of(h, &qt, out->ks->k)
                     : NULL;
-            while (t != NULL && t->k->cols_per_thread != out->ks->k->cols_per_thread)
-                t = next_kernel(h, t, HSM_FAMILY_ROW, &qt);
             if (t != NULL && occupancy(h, t, out->block) >= occupancy(h, out->ks, out->block))
                 out->ks = t;
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16

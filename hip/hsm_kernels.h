@@ -90,7 +90,9 @@ typedef struct hsm_launch {
     int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
     int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
-                                      held in smem_bytes of shared memory, after its registers' share */
+                                      held in smem_bytes of shared memory, after its registers' share;
+                                      a held kernel's (hsm_split_held): the accesses a thread holds, all
+                                      in registers */
     int64_t inner;                 /* CHANNEL: elements after the softmax dimension (cols is C, rows outer) */
     int channel_warps;             /* CHANNEL: warps that share one tile of columns, splitting C */
     int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of V each) */
@@ -165,6 +167,9 @@ int hsm_channel_words(const hsm_kernel *k);
 
 /* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words and per-block partials). */
 size_t hsm_split_workspace_bytes(int grid);
+/* Whether k is one of SPLIT's held kernels (a row its group holds whole in registers, as stored:
+ * nothing staged in shared memory, nothing streamed). */
+int hsm_split_held(const hsm_kernel *k);
 
 #ifdef __cplusplus
 }

@@ -576,6 +576,87 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     }
 }
 
+/* The plain forward of a row its group holds whole in registers, as stored (the decode rows: few
+ * rows of 32K-512K columns, a group each): up to C elements a thread in C * sizeof(T) / 4 words,
+ * nothing staged in shared memory, nothing streamed, each exponential taken twice (for the sum and
+ * for the store) as ROW's packed kernels take them. hsm_split_body's staged and streamed cases cost
+ * such a row most of its instructions: bf16 64 x 128256 ran about 32 a element there, the work of a
+ * row's addresses and bounds spread over 63 elements a thread (H100 source counters,
+ * bench/results/h100-2026-11-26-decode-ncu.md). Block j takes n = a.staged packs a thread (at most
+ * C / E), its share of the row laid out from the line that holds the row's start: the plan's k
+ * blocks of n packs cover the row and its lead. */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
+{
+    constexpr int E = 16 / (int)sizeof(T); /* elements a 16-byte pack */
+    constexpr int NP = C / E;
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    const int k = a.blocks_per_row;
+    const int64_t ngroups = gridDim.x / k;
+    const int64_t g = blockIdx.x / k;
+    const int j = blockIdx.x % k;
+    if (g >= ngroups)
+        return;
+    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
+    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    const int n = a.staged < NP ? a.staged : NP;
+    const int64_t step = (int64_t)blockDim.x * E;
+    const int64_t first = (int64_t)j * n * step + (int64_t)threadIdx.x * E;
+    uint32_t w[4 * NP];
+    int parity = 0;
+    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
+        const T *xr = x + row * a.x_stride;
+        const int64_t f0 = first - hsm_line_lead<T, E>(xr); /* pack 0's column */
+        /* Pack p at column f0 + p step, held where it lies in the row (one unsigned compare: a column
+         * before the row's start is a large one) and p < n. */
+        auto in_row = [&](int p) { return p < n && (uint64_t)(f0 + p * step) < (uint64_t)a.cols; };
+#pragma unroll
+        for (int p = 0; p < NP; p++)
+            hsm_words_load<T>(w + 4 * p, xr + f0 + p * step, in_row(p));
+        /* This block's (max, sum); a share of only -inf gives (-inf, 0) rather than NaN. */
+        const float bm = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
+        float ls = 0.0f;
+        hsm_expo_branch(bm == HSM_NEG_INF ? 0.0f : bm, HSM_LOG2E, [&](auto ex) {
+#pragma unroll
+            for (int e = 0; e < C; e++)
+                ls += hsm_exp2(ex.at(hsm_word_elem<T>(w, e)));
+        });
+        const float bs = hsm_block_sum(ls, red_sum);
+        float mx = bm, sum = bs;
+        if (k > 1) {
+            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
+            if (threadIdx.x == 0) {
+                mine[0] = bm;
+                mine[1] = bs;
+            }
+            hsm_group_barrier(bar, (unsigned)k);
+            hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
+                              red_sum, &mx, &sum);
+        }
+        /* The store converts again from the words (hsm_row_packed_body says why). */
+#pragma unroll
+        for (int i = 0; i < 4 * NP; i++)
+            w[i] = hsm_opaque(w[i]);
+        const float norm = hsm_norm_of<T>(sum);
+        T *yr = y + row * a.y_stride + f0;
+        hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
+            const auto eo = hsm_expo_norm<T>(ex, norm);
+#pragma unroll
+            for (int p = 0; p < NP; p++) {
+                if (in_row(p)) {
+                    float f[E];
+#pragma unroll
+                    for (int e = 0; e < E; e++)
+                        f[e] = hsm_expo_out<T>(eo, hsm_word_elem<T>(w + 4 * p, e), norm);
+                    hsm_store<T, E>(yr + p * step, f, 1.0f);
+                }
+            }
+        });
+    }
+}
+
 static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
 {
     hsm_args args = hsm_args_from(a);
@@ -658,6 +739,17 @@ HSM_SPLIT_OP_SET(bf16, hsm_bf16, 8, 8)
 HSM_SPLIT_BWD_PEEL_SET(f32, float, 4)
 HSM_SPLIT_BWD_PEEL_SET(f16, hsm_f16, 8)
 HSM_SPLIT_BWD_PEEL_SET(bf16, hsm_bf16, 8)
+/* The held kernels (hsm_split_held_body), last in the table (hsm_split_held): 64 16-bit values or 32
+ * fp32 ones a thread in 32 words, in blocks of up to 1024 threads (64 registers each). */
+#define HSM_SPLIT_HELD_KERNEL(NAME, T, C)                                                             \
+    extern "C" __global__ void __launch_bounds__(1024, 1) NAME(hsm_args a)                          \
+    {                                                                                                 \
+        hsm_split_held_body<T, C>(a);                                                                 \
+    }
+HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held, float, 32)
+HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held, hsm_f16, 64)
+HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held, hsm_bf16, 64)
+#define HSM_SPLIT_HELD_COUNT 3
 
 static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
@@ -669,10 +761,19 @@ static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f32, HSM_F32, 4),
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f16, HSM_F16, 8),
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_SPLIT_ENTRY(hsm_split_f32_held, HSM_F32, 4, 32, 1024),
+    HSM_SPLIT_ENTRY(hsm_split_f16_held, HSM_F16, 8, 64, 1024),
+    HSM_SPLIT_ENTRY(hsm_split_bf16_held, HSM_BF16, 8, 64, 1024),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)
 {
     *count = sizeof hsm_split_table / sizeof hsm_split_table[0];
     return hsm_split_table;
+}
+
+extern "C" int hsm_split_held(const hsm_kernel *k)
+{
+    const size_t n = sizeof hsm_split_table / sizeof hsm_split_table[0];
+    return k >= hsm_split_table + n - HSM_SPLIT_HELD_COUNT && k < hsm_split_table + n;
 }

@@ -339,7 +339,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
     const int64_t es = q->stage_es, vec = q->vec;
     int64_t best_held = -1, best_grid = 0;
     int64_t best_rounds = 0;
-    int best_whole = -1;
+    int best_whole = -1, best_is_held = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {
         for (int block = s->k->max_block; block >= 128; block /= 2) {
@@ -356,6 +356,33 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
             const int64_t resident = (int64_t)h->dev.num_cus * bpc;
             const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
             const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
+            if (hsm_split_held(s->k)) {
+                /* A held kernel takes rows its group holds whole in one round, each block as much of
+                 * the row as its registers hold: spread thinner, over as many blocks as the residency
+                 * leaves, it ran up to 1.4x slower than the staged kernels (H100: bf16 2 x 1048576 at
+                 * 2 packs a thread, fp32 1 x 524288 at 1; bench/results/h100-2026-11-26-held.md). The
+                 * table lists these kernels last: one that is not clearly fewer blocks than the best so
+                 * far wins over the other kernels (no more rounds than one; hsm_split_held_body says
+                 * why). */
+                const int64_t per = (int64_t)s->k->cols_per_thread / vec;
+                const int64_t k = ceil_div(cols, per * access), grid = rows * k; /* cols: with the lead's room */
+                if (grid > g || (best_whole == 1 && (16 * (best_grid - grid) > best_grid ||
+                                                     (16 * (grid - best_grid) <= best_grid && best_is_held))))
+                    continue;
+                best_whole = 1;
+                best_rounds = 1;
+                best_held = rows * (cols - lead);
+                best_grid = grid;
+                best_is_held = 1;
+                out->ks = s;
+                out->block = block;
+                out->group_width = 0;
+                out->blocks_per_row = (int)k;
+                out->grid = (int)grid;
+                out->staged = (int)ceil_div(cols, k * access); /* the packs a thread holds */
+                out->smem_bytes = 0;
+                continue;
+            }
             for (int64_t tiles = 0;; tiles = most) {
                 int64_t staged = tiles * stage_packs;
                 int64_t span = chunk + staged * access;
@@ -430,6 +457,8 @@ static hipsoftmax_status plan_split_single(const struct hipsoftmax_context *h, c
     int best_bpc = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {
+        if (hsm_split_held(s->k))
+            continue; /* groups of several blocks (plan_split) */
         for (int block = s->k->max_block; block >= 128; block /= 2) {
             const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
             const int64_t staged = cols > chunk ? ceil_div(cols - chunk, access) : 0;

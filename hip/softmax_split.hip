@@ -77,51 +77,76 @@ extern "C" size_t hsm_split_workspace_bytes(int grid)
  * zero at every crossing, so the workspace needs zeroing once, not per launch. Against a count and a
  * generation of their own (reset, fence, then advance): one atomic and one fence less on the path
  * every block waits on, and no read of the generation before arriving. */
+__device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k) /* thread 0 alone */
+{
+    __threadfence(); /* publish this block's partial before arriving */
+    const unsigned seen = atomicAdd(bar, 1u);
+    if ((seen & 0xffffu) == k - 1) {
+        atomicAdd(bar, 0x10000u - k);
+    } else {
+        volatile unsigned *word = bar;
+        while ((*word ^ seen) >> 16 == 0)
+            hsm_spin_pause();
+    }
+    __threadfence();
+}
 __device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
 {
     __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence(); /* publish this block's partial before arriving */
-        const unsigned seen = atomicAdd(bar, 1u);
-        if ((seen & 0xffffu) == k - 1) {
-            atomicAdd(bar, 0x10000u - k);
-        } else {
-            volatile unsigned *word = bar;
-            while ((*word ^ seen) >> 16 == 0)
-                hsm_spin_pause();
-        }
-        __threadfence();
-    }
+    if (threadIdx.x == 0)
+        hsm_group_arrive_wait(bar, k);
     __syncthreads();
 }
 
-/* The row's (max, sum) from the k partials of its group, in the same order in every block so that all
- * get bit-identical results: one pass over (max, sum) pairs with HSM_SPLIT_COMBINE_LOADS loads in
- * flight per thread (a group can have a thousand blocks; one L2 round trip per partial would stall
- * every row). */
-__device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float *red_max, float *red_sum, float *mx,
-                                                  float *sum, float ek = HSM_LOG2E)
+/* Folds the partials first, first + stride, ... of a group's k (max, sum) pairs into (cm, cs), with
+ * HSM_SPLIT_COMBINE_LOADS loads in flight (a group can have a thousand blocks; one L2 round trip per
+ * partial would stall every row). */
+template <int L = HSM_SPLIT_COMBINE_LOADS>
+__device__ __forceinline__ void hsm_split_fold_partials(const float *grp, int k, int first, int stride, float &cm,
+                                                        float &cs, float ek)
 {
-    float cm = HSM_NEG_INF, cs = 0.0f;
-    for (int i0 = threadIdx.x; i0 < k; i0 += HSM_SPLIT_COMBINE_LOADS * blockDim.x) {
-        float pm[HSM_SPLIT_COMBINE_LOADS], ps[HSM_SPLIT_COMBINE_LOADS];
+    for (int i0 = first; i0 < k; i0 += L * stride) {
+        float pm[L], ps[L];
 #pragma unroll
-        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
-            const int i = i0 + u * blockDim.x;
+        for (int u = 0; u < L; u++) {
+            const int i = i0 + u * stride;
             pm[u] = HSM_NEG_INF;
             ps[u] = 0.0f;
             if (i < k)
                 hsm_load_pair_coherent(grp + 2 * i, &pm[u], &ps[u]);
         }
 #pragma unroll
-        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
+        for (int u = 0; u < L; u++) {
             const float nm = hsm_max(cm, pm[u]);
             cs = cs * hsm_rescale_k(cm, nm, ek) + ps[u] * hsm_rescale_k(pm[u], nm, ek);
             cm = nm;
         }
     }
+}
+
+/* The row's (max, sum) from the k partials of its group, in the same order in every block so that all
+ * get bit-identical results: the block's threads over the partials, then the block's reductions. */
+__device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float *red_max, float *red_sum, float *mx,
+                                                  float *sum, float ek = HSM_LOG2E)
+{
+    float cm = HSM_NEG_INF, cs = 0.0f;
+    hsm_split_fold_partials(grp, k, threadIdx.x, blockDim.x, cm, cs, ek);
     *mx = hsm_block_max(cm, red_max);
     *sum = hsm_block_sum(cs * hsm_rescale_k(cm, *mx, ek), red_sum);
+}
+
+/* hsm_split_combine in every warp on its own, the same way in each (so still bit-identical in every
+ * block): no block barrier, for groups of up to HSM_SPLIT_WARP_COMBINE_MAX blocks (a round or two of
+ * L loads a lane; more would stall on L2 round trips where the block's threads take them at once). */
+#define HSM_SPLIT_WARP_COMBINE_MAX (HSM_SPLIT_COMBINE_LOADS * HSM_WARP_SIZE)
+template <int L>
+__device__ __forceinline__ void hsm_split_combine_warp(const float *grp, int k, float *mx, float *sum,
+                                                       float ek = HSM_LOG2E)
+{
+    float cm = HSM_NEG_INF, cs = 0.0f;
+    hsm_split_fold_partials<L>(grp, k, (int)threadIdx.x % HSM_WARP_SIZE, HSM_WARP_SIZE, cm, cs, ek);
+    *mx = hsm_warp_max(cm, HSM_WARP_SIZE);
+    *sum = hsm_warp_sum(cs * hsm_rescale_k(cm, *mx, ek), HSM_WARP_SIZE);
 }
 
 /* The backward's row sum from the k partial sums of its group, in the same order in every block. */
@@ -590,7 +615,9 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
 {
     constexpr int E = 16 / (int)sizeof(T); /* elements a 16-byte pack */
     constexpr int NP = C / E;
-    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS], wpairs[2][2 * HSM_MAX_WARPS];
+    const int lane = (int)threadIdx.x % HSM_WARP_SIZE, warp = (int)threadIdx.x / HSM_WARP_SIZE;
+    const int nwarps = ((int)blockDim.x + HSM_WARP_SIZE - 1) / HSM_WARP_SIZE;
     const int k = a.blocks_per_row;
     const int64_t ngroups = gridDim.x / k;
     const int64_t g = blockIdx.x / k;
@@ -615,25 +642,44 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
 #pragma unroll
         for (int p = 0; p < NP; p++)
             hsm_words_load<T>(w + 4 * p, xr + f0 + p * step, in_row(p));
-        /* This block's (max, sum); a share of only -inf gives (-inf, 0) rather than NaN. */
-        const float bm = hsm_block_max(hsm_words_max<T, 4 * NP>(w), red_max);
-        float ls = 0.0f;
-        hsm_expo_branch(bm == HSM_NEG_INF ? 0.0f : bm, HSM_LOG2E, [&](auto ex) {
+        /* This block's (max, sum) with one block barrier: each warp's max and the sum of its
+         * exponentials from it, then every warp folds the warps' pairs. A share of only -inf gives
+         * (-inf, 0) rather than NaN. */
+        const float wm = hsm_warp_max(hsm_words_max<T, 4 * NP>(w), HSM_WARP_SIZE);
+        float ws = 0.0f;
+        hsm_expo_branch(wm == HSM_NEG_INF ? 0.0f : wm, HSM_LOG2E, [&](auto ex) {
 #pragma unroll
             for (int e = 0; e < C; e++)
-                ls += hsm_exp2(ex.at(hsm_word_elem<T>(w, e)));
+                ws += hsm_exp2(ex.at(hsm_word_elem<T>(w, e)));
         });
-        const float bs = hsm_block_sum(ls, red_sum);
+        ws = hsm_warp_sum(ws, HSM_WARP_SIZE);
+        float *pairs = wpairs[parity]; /* two rows' buffers: no barrier between one row's reads and the next's writes */
+        if (lane == 0) {
+            pairs[2 * warp] = wm;
+            pairs[2 * warp + 1] = ws;
+        }
+        __syncthreads();
+        const float pm = lane < nwarps ? pairs[2 * lane] : HSM_NEG_INF;
+        const float bm = hsm_warp_max(pm, HSM_WARP_SIZE);
+        const float bs = hsm_warp_sum(lane < nwarps ? pairs[2 * lane + 1] * hsm_rescale_k(pm, bm, HSM_LOG2E) : 0.0f,
+                                      HSM_WARP_SIZE);
         float mx = bm, sum = bs;
         if (k > 1) {
+            /* Thread 0 publishes and crosses the group barrier; the block waits at one barrier. */
             volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
             if (threadIdx.x == 0) {
                 mine[0] = bm;
                 mine[1] = bs;
+                hsm_group_arrive_wait(bar, (unsigned)k);
             }
-            hsm_group_barrier(bar, (unsigned)k);
-            hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
-                              red_sum, &mx, &sum);
+            __syncthreads();
+            const float *grp = (const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k);
+            /* Loads in flight a lane: 2 for 16-bit rows, 4 for fp32; the other way each spilled
+             * (16 and 36 bytes, sm_90) under the 64 registers a 1024-thread block leaves. */
+            if (k <= HSM_SPLIT_WARP_COMBINE_MAX)
+                hsm_split_combine_warp<sizeof(T) == 2 ? 2 : 4>(grp, k, &mx, &sum);
+            else
+                hsm_split_combine(grp, k, red_max, red_sum, &mx, &sum);
         }
         /* The store converts again from the words (hsm_row_packed_body says why). */
 #pragma unroll

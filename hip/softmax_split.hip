@@ -98,9 +98,9 @@ __device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
     __syncthreads();
 }
 
-/* Folds the partials first, first + stride, ... of a group's k (max, sum) pairs into (cm, cs), with
- * HSM_SPLIT_COMBINE_LOADS loads in flight (a group can have a thousand blocks; one L2 round trip per
- * partial would stall every row). */
+/* Folds the partials first, first + stride, ... of a group's k (max, sum) pairs into (cm, cs), with L
+ * loads in flight (a group can have a thousand blocks; one L2 round trip per partial would stall
+ * every row). */
 template <int L = HSM_SPLIT_COMBINE_LOADS>
 __device__ __forceinline__ void hsm_split_fold_partials(const float *grp, int k, int first, int stride, float &cm,
                                                         float &cs, float ek)

@@ -318,6 +318,52 @@ static int64_t split_stage_tiles(const struct hipsoftmax_context *h, const hsm_k
     return tiles > 0 ? tiles : 0;
 }
 
+/* The best SPLIT candidate so far (plan_split). */
+typedef struct split_best {
+    int whole;       /* its group holds the whole row; -1: no candidate yet */
+    int held_kernel; /* one of the held kernels (hsm_split_held) */
+    int64_t rounds, held, grid;
+} split_best;
+
+/* Takes a SPLIT candidate into *out where it beats the best so far: holding the whole row beats not;
+ * then clearly (1/16) more blocks; within that the fewest rounds, a held kernel over a staged one
+ * (hsm_split_held_body says why), the most held. Rows not held whole: the most blocks, the most held. */
+static void split_consider(split_best *b, hsm_plan *out, const hsm_kernel_state *s, int block, int whole,
+                           int held_kernel, int64_t rounds, int64_t held, int64_t groups, int64_t k, int64_t staged,
+                           size_t smem_bytes)
+{
+    const int64_t grid = groups * k;
+    int better;
+    if (whole != b->whole)
+        better = whole || b->whole < 0; /* holding the whole row beats not; anything beats none */
+    else if (whole && 16 * (grid - b->grid) > b->grid)
+        better = 1; /* clearly more blocks */
+    else if (whole && 16 * (b->grid - grid) > b->grid)
+        better = 0;
+    else if (whole && rounds != b->rounds)
+        better = rounds < b->rounds;
+    else if (whole && held_kernel != b->held_kernel)
+        better = held_kernel;
+    else if (whole)
+        better = held > b->held;
+    else
+        better = grid > b->grid || (grid == b->grid && held > b->held);
+    if (!better)
+        return;
+    b->whole = whole;
+    b->held_kernel = held_kernel;
+    b->rounds = rounds;
+    b->held = held;
+    b->grid = grid;
+    out->ks = s;
+    out->block = block;
+    out->group_width = 0;
+    out->blocks_per_row = (int)k;
+    out->grid = (int)grid;
+    out->staged = (int)staged;
+    out->smem_bytes = smem_bytes;
+}
+
 /* SPLIT: of every SPLIT kernel for the dtype, every block size it allows, and a chunk in registers
  * alone or in registers and all the shared memory the residency leaves. A candidate that holds the
  * whole row on chip is first spread: as many groups as keep every group busy in every round (rows one
@@ -337,9 +383,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
     cols += lead; /* what a row can take, laid out from its line */
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int64_t es = q->stage_es, vec = q->vec;
-    int64_t best_held = -1, best_grid = 0;
-    int64_t best_rounds = 0;
-    int best_whole = -1, best_is_held = 0;
+    split_best best = {-1, 0, 0, -1, 0};
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {
         for (int block = s->k->max_block; block >= 128; block /= 2) {
@@ -360,27 +404,13 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
                 /* A held kernel takes rows its group holds whole in one round, each block as much of
                  * the row as its registers hold: spread thinner, over as many blocks as the residency
                  * leaves, it ran up to 1.4x slower than the staged kernels (H100: bf16 2 x 1048576 at
-                 * 2 packs a thread, fp32 1 x 524288 at 1; bench/results/h100-2026-11-26-held.md). The
-                 * table lists these kernels last: one that is not clearly fewer blocks than the best so
-                 * far wins over the other kernels (no more rounds than one; hsm_split_held_body says
-                 * why). */
+                 * 2 packs a thread, fp32 1 x 524288 at 1; bench/results/h100-2026-11-26-held.md). Its
+                 * staged is the packs a thread holds, all in registers. */
                 const int64_t per = (int64_t)s->k->cols_per_thread / vec;
-                const int64_t k = ceil_div(cols, per * access), grid = rows * k; /* cols: with the lead's room */
-                if (grid > g || (best_whole == 1 && (16 * (best_grid - grid) > best_grid ||
-                                                     (16 * (grid - best_grid) <= best_grid && best_is_held))))
-                    continue;
-                best_whole = 1;
-                best_rounds = 1;
-                best_held = rows * (cols - lead);
-                best_grid = grid;
-                best_is_held = 1;
-                out->ks = s;
-                out->block = block;
-                out->group_width = 0;
-                out->blocks_per_row = (int)k;
-                out->grid = (int)grid;
-                out->staged = (int)ceil_div(cols, k * access); /* the packs a thread holds */
-                out->smem_bytes = 0;
+                const int64_t k = ceil_div(cols, per * access); /* cols: with the lead's room */
+                if (rows * k <= g)
+                    split_consider(&best, out, s, block, 1, 1, 1, rows * (cols - lead), rows, k,
+                                   ceil_div(cols, k * access), 0);
                 continue;
             }
             for (int64_t tiles = 0;; tiles = most) {
@@ -403,36 +433,14 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
                     k = ceil_div(cols, span);
                 }
                 const int64_t held = groups * min64(k * span, cols);
-                int better;
-                if (whole != best_whole)
-                    better = whole || best_whole < 0; /* holding the whole row beats not; anything beats none */
-                else if (whole && 16 * (groups * k - best_grid) > best_grid)
-                    better = 1; /* clearly more blocks */
-                else if (whole && 16 * (best_grid - groups * k) > best_grid)
-                    better = 0;
-                else if (whole)
-                    better = rounds < best_rounds || (rounds == best_rounds && held > best_held);
-                else
-                    better = groups * k > best_grid || (groups * k == best_grid && held > best_held);
-                if (better) {
-                    best_whole = whole;
-                    best_rounds = rounds;
-                    best_held = held;
-                    best_grid = groups * k;
-                    out->ks = s;
-                    out->block = block;
-                    out->group_width = 0;
-                    out->blocks_per_row = (int)k;
-                    out->grid = (int)(groups * k);
-                    out->staged = (int)staged;
-                    out->smem_bytes = (size_t)(staged * access * es);
-                }
+                split_consider(&best, out, s, block, whole, 0, rounds, held, groups, k, staged,
+                               (size_t)(staged * access * es));
                 if (tiles == most)
                     break;
             }
         }
     }
-    HSM_RETURN_IF(best_grid == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    HSM_RETURN_IF(best.grid == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

@@ -25,12 +25,13 @@ typedef enum hsm_family {
 typedef enum hsm_dtype { HSM_F32 = 0, HSM_F16 = 1, HSM_BF16 = 2 } hsm_dtype;
 
 /* What a kernel computes. A plain kernel is the forward softmax of one dtype with no option (0.1's
- * kernels, kept as they are); a forward kernel takes every forward option at run time (hsm_op_args),
+ * kernels, kept as they are); a log kernel the same with log-softmax for its output (ROW's and
+ * SPLIT's _log kernels: plain kernels compiled for it, src/plan.c's hsm_plan_get says where); a forward kernel takes every forward option at run time (hsm_op_args),
  * a backward kernel every backward one. The x dtype, vector width and chunk stay compile-time: they
  * set the registers and the hot loop. The rest is read once per row and selects, by a branch every
  * thread takes the same way, among bodies compiled for it (an output dtype, a mask dtype, softmax or
  * log-softmax), so no loop over elements branches on it. */
-typedef enum hsm_kop { HSM_KOP_PLAIN = 0, HSM_KOP_FWD = 1, HSM_KOP_BWD = 2 } hsm_kop;
+typedef enum hsm_kop { HSM_KOP_PLAIN = 0, HSM_KOP_FWD = 1, HSM_KOP_BWD = 2, HSM_KOP_LOG = 3 } hsm_kop;
 
 /* The mask a forward kernel reads with x (a causal bound is separate: hsm_op_args.causal). */
 typedef enum hsm_mask_kind {

@@ -123,6 +123,7 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 
 /* log2(e): exp(x) is computed as exp2(x * log2(e)), one hardware instruction on both vendors. */
 #define HSM_LOG2E 1.4426950408889634f
+#define HSM_LN2 0.6931471805599453f
 
 /* The max ignores NaN (fmaxf, one instruction): a NaN reaches the row's result through the sum
  * instead, since exp(NaN - m) is NaN for any m and every output is divided by the sum. So a NaN

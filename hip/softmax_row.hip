@@ -8,7 +8,7 @@
 /* P: peeled (hsm_peel_col): rows at any element offset, the output's at the same offset from 16 bytes
  * as the input's or another. P false compiles to the kernels as they were before P. The edge element
  * is held as its value alone (its column is found again for the store). */
-template <typename T, int VEC, int C, bool P = false>
+template <typename T, int VEC, int C, bool P = false, bool LOG = false>
 __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 {
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
@@ -44,22 +44,46 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
         }
         const float m = hsm_block_max(lm, red_max);
         float s = 0.0f;
+        if constexpr (LOG) {
+            /* The plain log-softmax (the _log kernels, kop HSM_KOP_LOG): the outputs are (v - m) -
+             * log(sum), as hsm_epi_value's HSM_FROM_U_LOG with sigma 1; v - m is kept from the sum's
+             * exponents (hsm_exp's), so m is not held through the sum's barrier. */
 #pragma unroll
-        for (int i = 0; i < C; i++) {
-            v[i] = hsm_exp(v[i], m);
-            s += v[i];
-        }
-        if constexpr (P) {
-            ev = hsm_exp(ev, m);
-            s += ev;
-        }
-        s = hsm_block_sum(s, red_sum);
-        hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s, wrap,
-                                   store_elems);
-        if constexpr (P) {
-            const int ec = hsm_peel_col<VEC>(lead, a.cols);
-            if (ec >= 0)
-                y[row * a.y_stride + ec] = hsm_from_float<T>(ev * (1.0f / s));
+            for (int i = 0; i < C; i++) {
+                v[i] -= m;
+                s += hsm_exp2(v[i] * HSM_LOG2E);
+            }
+            if constexpr (P)
+                s += hsm_exp(ev, m);
+            const float lns = logf(hsm_block_sum(s, red_sum));
+#pragma unroll
+            for (int i = 0; i < C; i++)
+                v[i] -= lns;
+            hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f, wrap,
+                                       store_elems);
+            if constexpr (P) {
+                const int ec = hsm_peel_col<VEC>(lead, a.cols);
+                if (ec >= 0)
+                    y[row * a.y_stride + ec] = hsm_from_float<T>((ev - m) - lns);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < C; i++) {
+                v[i] = hsm_exp(v[i], m);
+                s += v[i];
+            }
+            if constexpr (P) {
+                ev = hsm_exp(ev, m);
+                s += ev;
+            }
+            s = hsm_block_sum(s, red_sum);
+            hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s, wrap,
+                                       store_elems);
+            if constexpr (P) {
+                const int ec = hsm_peel_col<VEC>(lead, a.cols);
+                if (ec >= 0)
+                    y[row * a.y_stride + ec] = hsm_from_float<T>(ev * (1.0f / s));
+            }
         }
     }
 }
@@ -69,7 +93,7 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
  * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
  * C / 8 16-byte packs of four words (hsm_lo_to_float). */
-template <typename T, int C, bool P = false, bool S = false>
+template <typename T, int C, bool P = false, bool S = false, bool LOG = false>
 __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
 {
     constexpr int NP = C / 8;
@@ -157,6 +181,31 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
 #pragma unroll
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
+        if constexpr (LOG) {
+            /* The plain log-softmax (hsm_row_body's LOG): (u - m) - log(sum). log(sum) as -log2(1 / sum) ln 2
+             * from the normaliser (hsm_norm_of: its division keeps the sum's conversions from being
+             * held for the stores; a lone logf(sum) here let them be, 80-536 bytes of spills on
+             * sm_90): within a few 2^-24 of log(sum), against log-softmax's 2e-5 tolerance. */
+            const float lns = sizeof(T) == 2 ? -norm * HSM_LN2 : -logf(norm);
+#pragma unroll
+            for (int p = 0; p < NP; p++) {
+                if (!(p == 0 ? c0 < left0 : p * step < left))
+                    continue;
+                float f[8];
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    f[2 * i] = (hsm_lo_to_float(w[4 * p + i], T{}) - m) - lns;
+                    f[2 * i + 1] = (hsm_hi_to_float(w[4 * p + i], T{}) - m) - lns;
+                }
+                hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
+            }
+            if constexpr (P) {
+                const int ec = hsm_peel_col<8>(lead, a.cols);
+                if (ec >= 0)
+                    yrow[ec] = hsm_from_float<T>((ev - m) - lns);
+            }
+            continue;
+        }
         hsm_expo_branch(m, HSM_LOG2E, [&](auto ex) {
             const auto eo = hsm_expo_norm<T>(ex, norm);
             /* K = 0: y's packs lie where the row's are. Else (S, y `shift` bytes past x's packs) y's
@@ -512,6 +561,96 @@ HSM_ROW_SET(f16, hsm_f16, 8)
 HSM_ROW_PACKED_SET(f16, hsm_f16)
 HSM_ROW_SET(bf16, hsm_bf16, 8)
 HSM_ROW_PACKED_SET(bf16, hsm_bf16)
+
+/* The plain log-softmax (kop HSM_KOP_LOG, the _log kernels): the plain forward's vector chunks with
+ * log-softmax for their output (hsm_row_body's and hsm_row_packed_body's LOG), for the rows on 16
+ * bytes that the forward with options would give ROW (plan.c's hsm_plan_get). They hold the row in the
+ * registers the plain kernels do, where the forward with options' kernels, compiled for every option,
+ * hold more (v16: 48 against 40, sm_90) and fit fewer warps a SM; their outputs cost a subtraction
+ * where the softmax's take an exponential. Their own kernels, not a branch in the plain ones: a
+ * branch on the call's log in the same kernel, per row or around the row loop, took the plain softmax
+ * 1-17 registers more (sm_90). */
+#define HSM_ROW_LOG_KERNEL(NAME, T, VEC, C)                                                           \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, false, true>(a);                                                      \
+    }
+#define HSM_ROW_LOG_KERNEL_CAP(NAME, T, VEC, C, REGS)                                                \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, false, true>(a);                                                      \
+    }
+#define HSM_ROW_PACKED_LOG_KERNEL(NAME, T, C)                                                         \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, false, false, true>(a);                                             \
+    }
+#define HSM_ROW_LOG_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_LOG, DT, VEC, C)
+#define HSM_ROW_LOG_SET(SFX, T)                                                                       \
+    HSM_ROW_LOG_KERNEL(hsm_row_##SFX##_v8_log, T, 8, 8)                                               \
+    HSM_ROW_LOG_KERNEL(hsm_row_##SFX##_v16_log, T, 8, 16)                                             \
+    HSM_ROW_LOG_KERNEL(hsm_row_##SFX##_v32_log, T, 8, 32)                                             \
+    HSM_ROW_PACKED_LOG_KERNEL(hsm_row_##SFX##_p40_log, T, 40)                                         \
+    HSM_ROW_PACKED_LOG_KERNEL(hsm_row_##SFX##_p48_log, T, 48)                                         \
+    HSM_ROW_PACKED_LOG_KERNEL(hsm_row_##SFX##_p56_log, T, 56)                                         \
+    HSM_ROW_PACKED_LOG_KERNEL(hsm_row_##SFX##_p64_log, T, 64)
+#define HSM_ROW_LOG_SET_ENTRIES(SFX, DT)                                                              \
+    HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_v8_log, DT, 8, 8), HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_v16_log, DT, 8, 16), \
+        HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_v32_log, DT, 8, 32),                                        \
+        HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_p40_log, DT, 8, 40),                                        \
+        HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_p48_log, DT, 8, 48),                                        \
+        HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_p56_log, DT, 8, 56),                                        \
+        HSM_ROW_LOG_ENTRY(hsm_row_##SFX##_p64_log, DT, 8, 64)
+HSM_ROW_LOG_KERNEL(hsm_row_f32_v8_log, float, 4, 8)
+HSM_ROW_LOG_KERNEL(hsm_row_f32_v16_log, float, 4, 16)
+HSM_ROW_LOG_KERNEL_CAP(hsm_row_f32_v20_log, float, 4, 20, 48)
+HSM_ROW_LOG_KERNEL(hsm_row_f32_v24_log, float, 4, 24)
+HSM_ROW_LOG_KERNEL(hsm_row_f32_v28_log, float, 4, 28)
+HSM_ROW_LOG_KERNEL(hsm_row_f32_v32_log, float, 4, 32)
+HSM_ROW_LOG_SET(f16, hsm_f16)
+HSM_ROW_LOG_SET(bf16, hsm_bf16)
+/* Their peeled twins (_peel_log: rows at any element offset, y's at x's offset or another, as the plain
+ * forward's _peel kernels, with their register caps). */
+#define HSM_ROW_PEEL_LOG_KERNEL(NAME, T, VEC, C)                                                      \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, true, true>(a);                                                       \
+    }
+#define HSM_ROW_PEEL_LOG_KERNEL_CAP(NAME, T, VEC, C, REGS)                                            \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<T, VEC, C, true, true>(a);                                                       \
+    }
+#define HSM_ROW_PACKED_PEEL_LOG_KERNEL(NAME, T, C, REGS)                                              \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, true, false, true>(a);                                              \
+    }
+#define HSM_ROW_PEEL_LOG_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_LOG, DT, VEC, C, 1)
+#define HSM_ROW_PEEL_LOG_SET(SFX, T)                                                                  \
+    HSM_ROW_PEEL_LOG_KERNEL_CAP(hsm_row_##SFX##_v8_peel_log, T, 8, 8, 32)                             \
+    HSM_ROW_PEEL_LOG_KERNEL_CAP(hsm_row_##SFX##_v16_peel_log, T, 8, 16, 40)                           \
+    HSM_ROW_PEEL_LOG_KERNEL(hsm_row_##SFX##_v32_peel_log, T, 8, 32)                                   \
+    HSM_ROW_PACKED_PEEL_LOG_KERNEL(hsm_row_##SFX##_p40_peel_log, T, 40, 48)                           \
+    HSM_ROW_PACKED_PEEL_LOG_KERNEL(hsm_row_##SFX##_p48_peel_log, T, 48, 48)                           \
+    HSM_ROW_PACKED_PEEL_LOG_KERNEL(hsm_row_##SFX##_p56_peel_log, T, 56, 56)                           \
+    HSM_ROW_PACKED_PEEL_LOG_KERNEL(hsm_row_##SFX##_p64_peel_log, T, 64, 56)
+#define HSM_ROW_PEEL_LOG_SET_ENTRIES(SFX, DT)                                                         \
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_v8_peel_log, DT, 8, 8),                                    \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_v16_peel_log, DT, 8, 16),                              \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_v32_peel_log, DT, 8, 32),                              \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_p40_peel_log, DT, 8, 40),                              \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_p48_peel_log, DT, 8, 48),                              \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_p56_peel_log, DT, 8, 56),                              \
+        HSM_ROW_PEEL_LOG_ENTRY(hsm_row_##SFX##_p64_peel_log, DT, 8, 64)
+HSM_ROW_PEEL_LOG_KERNEL_CAP(hsm_row_f32_v8_peel_log, float, 4, 8, 32)
+HSM_ROW_PEEL_LOG_KERNEL_CAP(hsm_row_f32_v16_peel_log, float, 4, 16, 40)
+HSM_ROW_PEEL_LOG_KERNEL_CAP(hsm_row_f32_v20_peel_log, float, 4, 20, 56)
+HSM_ROW_PEEL_LOG_KERNEL(hsm_row_f32_v24_peel_log, float, 4, 24)
+HSM_ROW_PEEL_LOG_KERNEL(hsm_row_f32_v28_peel_log, float, 4, 28)
+HSM_ROW_PEEL_LOG_KERNEL(hsm_row_f32_v32_peel_log, float, 4, 32)
+HSM_ROW_PEEL_LOG_SET(f16, hsm_f16)
+HSM_ROW_PEEL_LOG_SET(bf16, hsm_bf16)
 /* The plain forward peeled (hsm_peel_col): a twin of each vector and packed kernel for rows at any
  * element offset from 16 bytes (odd lengths, odd strides, tensors off 16 bytes), which otherwise take
  * the scalar kernels at about half the speed (issue 14). Twins, not a path in the kernels above: those
@@ -714,6 +853,19 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PEEL_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_SHIFT_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SHIFT_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_LOG_ENTRY(hsm_row_f32_v8_log, HSM_F32, 4, 8), HSM_ROW_LOG_ENTRY(hsm_row_f32_v16_log, HSM_F32, 4, 16),
+    HSM_ROW_LOG_ENTRY(hsm_row_f32_v20_log, HSM_F32, 4, 20), HSM_ROW_LOG_ENTRY(hsm_row_f32_v24_log, HSM_F32, 4, 24),
+    HSM_ROW_LOG_ENTRY(hsm_row_f32_v28_log, HSM_F32, 4, 28), HSM_ROW_LOG_ENTRY(hsm_row_f32_v32_log, HSM_F32, 4, 32),
+    HSM_ROW_LOG_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_LOG_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v8_peel_log, HSM_F32, 4, 8),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v16_peel_log, HSM_F32, 4, 16),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v20_peel_log, HSM_F32, 4, 20),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v24_peel_log, HSM_F32, 4, 24),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v28_peel_log, HSM_F32, 4, 28),
+    HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v32_peel_log, HSM_F32, 4, 32),
+    HSM_ROW_PEEL_LOG_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_PEEL_LOG_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_ENTRY_K(hsm_row_f32_s1_fwd, HSM_KOP_FWD, HSM_F32, 1, 1),
     HSM_ROW_ENTRY_K(hsm_row_f32_s2_fwd, HSM_KOP_FWD, HSM_F32, 1, 2),
     HSM_ROW_ENTRY_K(hsm_row_f32_s4_fwd, HSM_KOP_FWD, HSM_F32, 1, 4),

@@ -245,9 +245,10 @@ __device__ __forceinline__ void hsm_stage_tile_fold_fwd(const hsm_args &a, const
 /* F: the forward with options (softmax_ops.h): loads bounded by the row's causal bound and converted
  * with its mask, the exponent multiplier sigma * log2(e), and the epilogue of the call; else the plain
  * forward, as it was tuned. */
-template <typename T, int VEC, int C, bool F>
+template <typename T, int VEC, int C, bool F, bool LOG = false>
 __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 {
+    static_assert(!(F && LOG), "LOG: the plain log-softmax (the forward with options reads a.op.log)");
     constexpr int U = VEC * HSM_SPLIT_UNROLL;
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
     extern __shared__ __align__(16) unsigned char hsm_split_stage_mem[];
@@ -369,7 +370,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         const float bm = hsm_block_max(hsm_max(lm, om), red_max);
         const float shift = bm == HSM_NEG_INF ? 0.0f : bm;
         float ls = os * hsm_rescale_k(om, shift, ek);
-        if (F && a.op.log) {
+        if ((F && a.op.log) || LOG) {
 #pragma unroll
             for (int i = 0; i < C; i++)
                 ls += hsm_exp2((v[i] - shift) * ek);
@@ -395,6 +396,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
                               red_sum, &mx, &sum, ek);
         }
+        /* LOG: the outputs are (u - mx) - log(sum), as hsm_epi_value's HSM_FROM_U_LOG with sigma 1. */
+        const float lns = LOG ? logf(sum) : 0.0f;
 
         hsm_epi e;
         void *yrow = NULL;
@@ -428,6 +431,11 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                 if (!a.op.no_out)
                     hsm_fwd_chunk_store<VEC, C>(a, yrow, c0, threadIdx.x, blockDim.x, v, a.op.log ? e : eb);
             }
+        } else if constexpr (LOG) {
+#pragma unroll
+            for (int i = 0; i < C; i++)
+                v[i] = (v[i] - mx) - lns;
+            hsm_chunk_store<T, VEC, C>(yr, c0, a.cols, threadIdx.x, blockDim.x, v, 1.0f);
         } else {
             hsm_chunk_store<T, VEC, C>(yr, c0, a.cols, threadIdx.x, blockDim.x, v, hsm_rescale(bm, mx) / sum);
         }
@@ -437,6 +445,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         const int64_t s0n = scol0 - lead_n;
         const int64_t lim_n = more ? row_ctx(row + ngroups).lim : a.cols;
         const float norm = hsm_norm_of<T>(sum); /* of the outputs taken again (hsm_exp_norm) */
+        auto out = [&](float u) { return LOG ? (u - mx) - lns : hsm_exp_norm<T>(u, mx, norm); };
         for (int t = 0; t < stiles; t++) {
 #pragma unroll
             for (int q = 0; q < HSM_SPLIT_STAGE_PACKS; q++) {
@@ -461,7 +470,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                         float f[VEC];
 #pragma unroll
                         for (int i = 0; i < VEC; i++)
-                            f[i] = hsm_exp_norm<T>(hsm_to_float(pk.v[i]), mx, norm);
+                            f[i] = out(hsm_to_float(pk.v[i]));
                         hsm_store<T, VEC>(yr + col, f, 1.0f);
                     }
                 }
@@ -479,7 +488,7 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
                 hsm_chunk_load<T, VEC, U>(xr, t0, a.cols, threadIdx.x, blockDim.x, w);
 #pragma unroll
                 for (int i = 0; i < U; i++)
-                    w[i] = hsm_exp_norm<T>(w[i], mx, norm);
+                    w[i] = out(w[i]);
                 hsm_chunk_store<T, VEC, U>(yr, t0, a.cols, threadIdx.x, blockDim.x, w, 1.0f);
             }
         }
@@ -610,7 +619,7 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
  * bench/results/h100-2026-11-26-decode-ncu.md). Block j takes n = a.staged packs a thread (at most
  * C / E), its share of the row laid out from the line that holds the row's start: the plan's k
  * blocks of n packs cover the row and its lead. */
-template <typename T, int C>
+template <typename T, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
 {
     constexpr int E = 16 / (int)sizeof(T); /* elements a 16-byte pack */
@@ -687,6 +696,22 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
             w[i] = hsm_opaque(w[i]);
         const float norm = hsm_norm_of<T>(sum);
         T *yr = y + row * a.y_stride + f0;
+        if constexpr (LOG) {
+            /* The plain log-softmax: (u - mx) - log(sum), log(sum) from the normaliser as in
+             * hsm_row_packed_body's LOG. */
+            const float lns = sizeof(T) == 2 ? -norm * HSM_LN2 : -logf(norm);
+#pragma unroll
+            for (int p = 0; p < NP; p++) {
+                if (in_row(p)) {
+                    float f[E];
+#pragma unroll
+                    for (int e = 0; e < E; e++)
+                        f[e] = (hsm_word_elem<T>(w + 4 * p, e) - mx) - lns;
+                    hsm_store<T, E>(yr + p * step, f, 1.0f);
+                }
+            }
+            continue;
+        }
         hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
             const auto eo = hsm_expo_norm<T>(ex, norm);
 #pragma unroll
@@ -701,6 +726,13 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
             }
         });
     }
+}
+
+/* hsm_split_body's LOG, in the form the kernel macro calls (BODY<T, VEC, C, F>). */
+template <typename T, int VEC, int C, bool F>
+__device__ __forceinline__ void hsm_split_log_body(const hsm_args a)
+{
+    hsm_split_body<T, VEC, C, F, true>(a);
 }
 
 static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
@@ -785,17 +817,38 @@ HSM_SPLIT_OP_SET(bf16, hsm_bf16, 8, 8)
 HSM_SPLIT_BWD_PEEL_SET(f32, float, 4)
 HSM_SPLIT_BWD_PEEL_SET(f16, hsm_f16, 8)
 HSM_SPLIT_BWD_PEEL_SET(bf16, hsm_bf16, 8)
-/* The held kernels (hsm_split_held_body), last in the table (hsm_split_held): 64 16-bit values or 32
- * fp32 ones a thread in 32 words, in blocks of up to 1024 threads (64 registers each). */
-#define HSM_SPLIT_HELD_KERNEL(NAME, T, C)                                                             \
+/* The held kernels (hsm_split_held_body), last in the table with their _log twins (hsm_split_held): 64
+ * 16-bit values or 32 fp32 ones a thread in 32 words, in blocks of up to 1024 threads (64 registers
+ * each). */
+#define HSM_SPLIT_HELD_KERNEL(NAME, T, C, LOG)                                                        \
     extern "C" __global__ void __launch_bounds__(1024, 1) NAME(hsm_args a)                          \
     {                                                                                                 \
-        hsm_split_held_body<T, C>(a);                                                                 \
+        hsm_split_held_body<T, C, LOG>(a);                                                            \
     }
-HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held, float, 32)
-HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held, hsm_f16, 64)
-HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held, hsm_bf16, 64)
-#define HSM_SPLIT_HELD_COUNT 3
+HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held, float, 32, false)
+HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held, hsm_f16, 64, false)
+HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held, hsm_bf16, 64, false)
+/* The plain log-softmax (kop HSM_KOP_LOG; src/plan.c's hsm_plan_get): the plain kernels' twins with
+ * LOG (the scalar ones take rows off 16 bytes), for the reasons hip/softmax_row.hip gives for ROW's
+ * _log kernels (the forward with options' kernels hold smaller register chunks: fp32 12 values a
+ * thread against 24, 16-bit 8 against 24, so their groups are larger, and they have no held twins). */
+#define HSM_SPLIT_LOG_SET(SFX, T, VEC)                                                                \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_s_log, T, 1, 12, 1024, 1, hsm_split_log_body, false)         \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_v_log, T, VEC, 24, 1024, 1, hsm_split_log_body, false)       \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_sw_log, T, 1, 24, 256, 2, hsm_split_log_body, false)         \
+    HSM_SPLIT_KERNEL_B(hsm_split_##SFX##_vw_log, T, VEC, 56, 256, 2, hsm_split_log_body, false)
+#define HSM_SPLIT_LOG_SET_ENTRIES(SFX, DT, VEC)                                                       \
+    HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_s_log, HSM_KOP_LOG, DT, 1, 12, 1024),                         \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_v_log, HSM_KOP_LOG, DT, VEC, 24, 1024),                   \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_sw_log, HSM_KOP_LOG, DT, 1, 24, 256),                     \
+        HSM_SPLIT_ENTRY_K(hsm_split_##SFX##_vw_log, HSM_KOP_LOG, DT, VEC, 56, 256)
+HSM_SPLIT_LOG_SET(f32, float, 4)
+HSM_SPLIT_LOG_SET(f16, hsm_f16, 8)
+HSM_SPLIT_LOG_SET(bf16, hsm_bf16, 8)
+HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held_log, float, 32, true)
+HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held_log, hsm_f16, 64, true)
+HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held_log, hsm_bf16, 64, true)
+#define HSM_SPLIT_HELD_COUNT 6
 
 static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
@@ -807,9 +860,15 @@ static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f32, HSM_F32, 4),
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(f16, HSM_F16, 8),
     HSM_SPLIT_BWD_PEEL_SET_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_SPLIT_LOG_SET_ENTRIES(f32, HSM_F32, 4),
+    HSM_SPLIT_LOG_SET_ENTRIES(f16, HSM_F16, 8),
+    HSM_SPLIT_LOG_SET_ENTRIES(bf16, HSM_BF16, 8),
     HSM_SPLIT_ENTRY(hsm_split_f32_held, HSM_F32, 4, 32, 1024),
     HSM_SPLIT_ENTRY(hsm_split_f16_held, HSM_F16, 8, 64, 1024),
     HSM_SPLIT_ENTRY(hsm_split_bf16_held, HSM_BF16, 8, 64, 1024),
+    HSM_SPLIT_ENTRY_K(hsm_split_f32_held_log, HSM_KOP_LOG, HSM_F32, 4, 32, 1024),
+    HSM_SPLIT_ENTRY_K(hsm_split_f16_held_log, HSM_KOP_LOG, HSM_F16, 8, 64, 1024),
+    HSM_SPLIT_ENTRY_K(hsm_split_bf16_held_log, HSM_KOP_LOG, HSM_BF16, 8, 64, 1024),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)

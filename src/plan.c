@@ -930,15 +930,18 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
     return plan_auto(h, q, rows, cols, lead, out);
 }
 
-/* Whether a call is the 0.1 forward: softmax over rows (CHANNEL with inner 1 is the same), one dtype,
- * no option. */
-static int plain_forward(const hsm_call *c)
+/* Whether a call is the 0.1 forward (algorithm softmax): `algorithm` over rows (CHANNEL with inner 1 is
+ * the same), one dtype, no option. */
+static int plain_forward_of(const hsm_call *c, hipsoftmax_algorithm algorithm)
 {
     const hipsoftmax_problem *p = &c->p;
-    return c->op == HSM_OP_FORWARD && p->algorithm == HIPSOFTMAX_ALGO_SOFTMAX && p->inner == 1 &&
+    return c->op == HSM_OP_FORWARD && p->algorithm == algorithm && p->inner == 1 &&
            p->mask == HIPSOFTMAX_MASK_NONE && p->y_dtype == p->x_dtype && p->scale == 1.0f && p->alpha == 1.0f &&
            p->beta == 0.0f && p->flags == 0 && p->stats == NULL && p->stats_in == NULL;
 }
+static int plain_forward(const hsm_call *c) { return plain_forward_of(c, HIPSOFTMAX_ALGO_SOFTMAX); }
+/* The same with log-softmax for its output: the _log kernels (HSM_KOP_LOG; hsm_plan_get). */
+static int plain_log(const hsm_call *c) { return plain_forward_of(c, HIPSOFTMAX_ALGO_LOG_SOFTMAX); }
 
 /* Whether `stride` elements of `es` bytes make a multiple of `m` bytes, m a power of two. The product
  * is taken modulo 2^64: unsigned wrap-around keeps its residue modulo any power of two, and a stride the
@@ -1032,14 +1035,15 @@ static int peel_ok(const hsm_call *c, int bwd, int v)
                             bwd ? p->x_row_stride : p->y_row_stride, p->rows, v);
 }
 
-/* Preconditions: the call passed hsm_validate. */
-hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
+/* The plan of a call; log: a plain log-softmax (plain_log) planned as the plain forward is, on the
+ * _log kernels (HSM_KOP_LOG). Preconditions: the call passed hsm_validate. */
+static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *call, int log, hsm_plan *out)
 {
     const hipsoftmax_problem *p = &call->p;
     const int bwd = hsm_op_is_backward(call->op);
     hsm_req q;
     memset(&q, 0, sizeof q); /* zero padding: q is part of the plan cache's key, compared whole */
-    q.kop = bwd ? HSM_KOP_BWD : plain_forward(call) ? HSM_KOP_PLAIN : HSM_KOP_FWD;
+    q.kop = bwd ? HSM_KOP_BWD : log ? HSM_KOP_LOG : plain_forward(call) ? HSM_KOP_PLAIN : HSM_KOP_FWD;
     const hipsoftmax_dtype in0 = bwd ? p->y_dtype : p->x_dtype;
     q.dt = hsm_dtype_of(in0);
     const size_t es = hsm_dtype_size(in0);
@@ -1071,6 +1075,7 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
         if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
             forced_k = h->kernels[i].k;
+    const int plain_kop = q.kop == HSM_KOP_PLAIN || q.kop == HSM_KOP_LOG;
     const int forced_channel =
         forced_k != NULL ? forced_k->family == HSM_FAMILY_CHANNEL : h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
     const int channel = forced_channel || (p->mode == HIPSOFTMAX_MODE_CHANNEL && p->inner > 1);
@@ -1097,15 +1102,14 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
         q.same_offset = 0;
         q.causal = 0;
         lead = 0;
-    } else if ((q.kop == HSM_KOP_PLAIN &&
+    } else if ((plain_kop &&
                 (forced_k != NULL ? forced_k->peel && (forced_k->family == HSM_FAMILY_ROW || q.same_offset)
                                   : q.vec == 1 && v > 1)) ||
-               (q.kop != HSM_KOP_PLAIN && v > 1 && peel_ok(call, bwd, v) &&
-                (forced_k != NULL ? forced_k->peel : q.vec == 1))) {
-        /* The peeled kernels take the plain forward's rows at any offset (WARP's with x and y rows at
-         * the same offsets), ROW's the forward with options and ROW's and SPLIT's the backward where
-         * peel_ok: a forced one serves every such layout (vec v, peel); otherwise rows off 16 bytes
-         * are planned by plan_peeled (vec 1, peel). */
+               (!plain_kop && v > 1 && peel_ok(call, bwd, v) && (forced_k != NULL ? forced_k->peel : q.vec == 1))) {
+        /* The peeled kernels take the plain forward's rows (softmax and log-softmax) at any offset
+         * (WARP's with x and y rows at the same offsets), ROW's the forward with options and ROW's and
+         * SPLIT's the backward where peel_ok: a forced one serves every such layout (vec v, peel);
+         * otherwise rows off 16 bytes are planned by plan_peeled (vec 1, peel). */
         if (forced_k != NULL)
             q.vec = v;
         q.peel = forced_k != NULL ? forced_k->peel : 1;
@@ -1162,4 +1166,22 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     e->plan = plan;
     *out = plan;
     return st;
+}
+
+/* A plain log-softmax takes the _log kernels (ROW's and SPLIT's, ROW's peeled ones for rows off 16
+ * bytes) where the forward with options would take the same family's kernels (or where a _log kernel
+ * is forced), planned as the plain forward is (the same chunks, the same registers;
+ * hip/softmax_row.hip says why). Elsewhere (WARP's short rows, SPLIT's rows off 16 bytes) it keeps the
+ * forward with options' plan. */
+hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
+{
+    const hipsoftmax_status st = plan_get(h, call, 0, out);
+    if (!plain_log(call))
+        return st;
+    hsm_plan pl;
+    if (plan_get(h, call, 1, &pl) != HIPSOFTMAX_STATUS_SUCCESS ||
+        (st == HIPSOFTMAX_STATUS_SUCCESS && pl.ks->k->family != out->ks->k->family))
+        return st;
+    *out = pl;
+    return HIPSOFTMAX_STATUS_SUCCESS;
 }

@@ -356,9 +356,10 @@ static void test_forced_kernels(hipsoftmax_handle h)
                                     : strstr(ki.name, "_f16_") != NULL ? HIPSOFTMAX_DTYPE_F16
                                                                        : HIPSOFTMAX_DTYPE_F32;
         EXPECT_STATUS(hipsoftmax_set_kernel(h, ki.name), HIPSOFTMAX_STATUS_SUCCESS);
-        /* The kernel's op from its name: _fwd (forward with options: a log-softmax here), _bwd. */
+        /* The kernel's op from its name: _fwd (forward with options: a log-softmax here), _log (the
+         * plain log-softmax), _bwd. */
         const size_t len = strlen(ki.name);
-        const int fwd = len > 4 && strcmp(ki.name + len - 4, "_fwd") == 0;
+        const int fwd = len > 4 && (strcmp(ki.name + len - 4, "_fwd") == 0 || strcmp(ki.name + len - 4, "_log") == 0);
         const int bwd = len > 4 && strcmp(ki.name + len - 4, "_bwd") == 0;
         /* CHANNEL's vector and word kernels: a wide inner (16-bit word kernels: rows on 16 bytes) */
         const int vchannel = strncmp(ki.name, "hsm_channel_", 12) == 0 &&

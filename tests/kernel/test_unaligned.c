@@ -11,8 +11,9 @@
  * are WARP's packed p32 and p64 rows on NVIDIA, 2000 and 4096 on 64-lane waves) dense, and with
  * every stride one 16-byte access longer and each tensor 1, 2 or 3 accesses into its allocation: rows
  * the vector kernels take, starting off their 128-byte line, each tensor at another place in it.
- *   fwd: the plain forward's kernels (softmax, no option) and the forward-with-options kernels (scale
- *        0.5; log-softmax on every other layout);
+ *   fwd: the plain forward's kernels (softmax, no option), ROW's plain log-softmax kernels (_log: the
+ *        aligned neighbours' layouts only) and the forward-with-options kernels (scale 0.5;
+ *        log-softmax on every other layout);
  *   bwd: the backward's kernels (softmax and log-softmax, scale 1 and 0.5).
  * A kernel the plan says cannot serve a shape (a vector kernel on the unaligned rows, a scalar one on
  * the vector layouts, a row longer than it holds) returns NOT_SUPPORTED: counted and listed per
@@ -52,8 +53,8 @@ static const hipsoftmax_dtype api_dt[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE
 static const char *const dt_names[] = {"f32", "f16", "bf16"};
 static const char *const fam_names[] = {"auto", "warp", "row", "online", "split", "channel"};
 
-enum { KIND_PLAIN, KIND_FWD, KIND_BWD };
-static const char *const kind_names[] = {"plain forward", "forward with options", "backward"};
+enum { KIND_PLAIN, KIND_LOG, KIND_FWD, KIND_BWD };
+static const char *const kind_names[] = {"plain forward", "plain log-softmax", "forward with options", "backward"};
 enum { L_DENSE, L_PAD1, L_PAD3, L_MIXED, L_VEC, L_DENSE_OFF, L_COUNT };
 static const char *const layout_names[] = {"dense", "stride+1", "stride+3 offset", "x stride+1 y dense",
                                            "stride+16 bytes offset", "dense offset"};
@@ -105,7 +106,7 @@ static void build(ucase *u, test_dtype t, int kind, int64_t rows, int64_t cols, 
     memset(u, 0, sizeof *u);
     const size_t es = test_dtype_size(t);
     u->t = t, u->kind = kind, u->rows = rows, u->cols = cols;
-    u->log = kind != KIND_PLAIN && layout % 2 == 1;
+    u->log = kind == KIND_LOG || (kind != KIND_PLAIN && layout % 2 == 1);
     u->scale = kind == KIND_FWD || (kind == KIND_BWD && layout >= L_PAD3) ? 0.5f : 1.0f;
     const int64_t v = (int64_t)(16 / es); /* elements of one 16-byte access */
     const int64_t pad_in = layout == L_PAD1 || layout == L_MIXED ? 1 : layout == L_PAD3 ? 3 : layout == L_VEC ? v : 0;
@@ -233,7 +234,8 @@ static int run_kernel(hipsoftmax_handle h, const ucase *u, kernel *k, const char
 }
 
 /* The kernels of dtype t and the kinds asked for, from their names: hsm_<family>_<dtype>_<variant>,
- * with _fwd (forward with options) or _bwd (backward) at the end, nothing for the plain forward. */
+ * with _fwd (forward with options), _bwd (backward) or _log (the plain log-softmax) at the end,
+ * nothing for the plain forward. */
 static int list_kernels(hipsoftmax_handle h, test_dtype t, int bwd, kernel **out)
 {
     size_t n = 0;
@@ -250,6 +252,7 @@ static int list_kernels(hipsoftmax_handle h, test_dtype t, int bwd, kernel **out
             continue;
         const int kind = len > 4 && strcmp(info.name + len - 4, "_bwd") == 0   ? KIND_BWD
                          : len > 4 && strcmp(info.name + len - 4, "_fwd") == 0 ? KIND_FWD
+                         : len > 4 && strcmp(info.name + len - 4, "_log") == 0 ? KIND_LOG
                                                                                : KIND_PLAIN;
         if ((kind == KIND_BWD) != bwd)
             continue;

@@ -244,7 +244,7 @@ __device__ __forceinline__ void hsm_stage_tile_fold_fwd(const hsm_args &a, const
 
 /* F: the forward with options (softmax_ops.h): loads bounded by the row's causal bound and converted
  * with its mask, the exponent multiplier sigma * log2(e), and the epilogue of the call; else the plain
- * forward, as it was tuned. */
+ * forward, as it was tuned, its softmax or (LOG) its log-softmax. */
 template <typename T, int VEC, int C, bool F, bool LOG = false>
 __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 {

@@ -158,8 +158,8 @@ static hsm_fastdiv fastdiv(uint32_t d)
     return f;
 }
 
-/* The kernels' options for a call (forward and backward kernels read them; plain ones ignore them but
- * ROW's, which read log: plan.c's takes_log). */
+/* The kernels' options for a call (forward and backward kernels read them; plain ones, softmax or
+ * log-softmax (_log), ignore them). */
 static void op_args(const hsm_call *call, hsm_op_args *o)
 {
     const hipsoftmax_problem *p = &call->p;

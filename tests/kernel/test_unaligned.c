@@ -11,9 +11,10 @@
  * are WARP's packed p32 and p64 rows on NVIDIA, 2000 and 4096 on 64-lane waves) dense, and with
  * every stride one 16-byte access longer and each tensor 1, 2 or 3 accesses into its allocation: rows
  * the vector kernels take, starting off their 128-byte line, each tensor at another place in it.
- *   fwd: the plain forward's kernels (softmax, no option), ROW's plain log-softmax kernels (_log: the
- *        aligned neighbours' layouts only) and the forward-with-options kernels (scale 0.5;
- *        log-softmax on every other layout);
+ *   fwd: the plain forward's kernels (softmax, no option), the plain log-softmax's kernels (_log:
+ *        ROW's and SPLIT's; their peeled and scalar ones take the unaligned rows, the others the
+ *        aligned neighbours) and the forward-with-options kernels (scale 0.5; log-softmax on every
+ *        other layout);
  *   bwd: the backward's kernels (softmax and log-softmax, scale 1 and 0.5).
  * A kernel the plan says cannot serve a shape (a vector kernel on the unaligned rows, a scalar one on
  * the vector layouts, a row longer than it holds) returns NOT_SUPPORTED: counted and listed per

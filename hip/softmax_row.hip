@@ -182,11 +182,9 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
         if constexpr (LOG) {
-            /* The plain log-softmax (hsm_row_body's LOG): (u - m) - log(sum). log(sum) as -log2(1 / sum) ln 2
-             * from the normaliser (hsm_norm_of: its division keeps the sum's conversions from being
-             * held for the stores; a lone logf(sum) here let them be, 80-536 bytes of spills on
-             * sm_90): within a few 2^-24 of log(sum), against log-softmax's 2e-5 tolerance. */
-            const float lns = sizeof(T) == 2 ? -norm * HSM_LN2 : -logf(norm);
+            /* The plain log-softmax (hsm_row_body's LOG): (u - m) - log(sum), log(sum) from the
+             * normaliser (hsm_log_sum_of says why). */
+            const float lns = hsm_log_sum_of<T>(norm);
 #pragma unroll
             for (int p = 0; p < NP; p++) {
                 if (!(p == 0 ? c0 < left0 : p * step < left))

@@ -697,9 +697,9 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
         const float norm = hsm_norm_of<T>(sum);
         T *yr = y + row * a.y_stride + f0;
         if constexpr (LOG) {
-            /* The plain log-softmax: (u - mx) - log(sum), log(sum) from the normaliser as in
-             * hsm_row_packed_body's LOG. */
-            const float lns = sizeof(T) == 2 ? -norm * HSM_LN2 : -logf(norm);
+            /* The plain log-softmax: (u - mx) - log(sum), log(sum) from the normaliser
+             * (hsm_log_sum_of). */
+            const float lns = hsm_log_sum_of<T>(norm);
 #pragma unroll
             for (int p = 0; p < NP; p++) {
                 if (in_row(p)) {

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 # shellcheck source=bench/ab-build.sh
 . "$root/bench/ab-build.sh"
-grep -A2 "_w[0-9]*_fwd'" "$root/build/sm_90/tests/arch/reader-objects/lib_softmax_channel_sm_90.cubin.ptxas" \
+grep -A2 "_w[0-9]*_fwd'" "$root/build/sm_90/src/nvidia/CMakeFiles/hipsoftmax_nvidia.dir/__/__/hip/softmax_channel.hip.o.ptxas" \
   | grep -E "Compiling|spill|Used" > "$out/word-registers.txt"
 (cd "$root/build/sm_90" && ctest -L channel -LE sanitizer -j4 --output-on-failure) > "$out/ctest-channel.log" 2>&1
 echo "ctest -L channel: exit $? ($(grep 'tests passed' "$out/ctest-channel.log"))"

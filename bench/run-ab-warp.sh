@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 # shellcheck source=bench/ab-build.sh
 . "$root/bench/ab-build.sh"
-grep -A2 "_flat_w[0-9]*'" "$root/build/sm_90/tests/arch/reader-objects/lib_softmax_warp_sm_90.cubin.ptxas" \
+grep -A2 "_flat_w[0-9]*'" "$root/build/sm_90/src/nvidia/CMakeFiles/hipsoftmax_nvidia.dir/__/__/hip/softmax_warp.hip.o.ptxas" \
   | grep -E "Compiling|spill|Used" > "$out/flat-registers.txt"
 re=${HSM_TEST_RE:-'kernel\.(warp|auto|unaligned\.[a-z0-9]+\.fwd|warp_[a-z0-9]+_flat_w[0-9]+)\.|api\.'}
 (cd "$root/build/sm_90" && ctest -R "$re" -LE sanitizer -j6 --output-on-failure) > "$out/ctest.log" 2>&1

@@ -36,6 +36,10 @@ function(hsm_nvidia_kernel_flags tgt sources targets)
   set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA
     COMPILE_OPTIONS "--no-compress;-std=c++17;-Xcompiler=-Wall,-Wextra;-Werror=all-warnings")
   target_compile_definitions(${tgt} PRIVATE __HIP_PLATFORM_NVIDIA__)
+  # ptxas's report of every kernel, <object>.ptxas beside each kernel object, from the library's own
+  # compile (cmake/ptxas-report.cmake says why); a launcher the user set still runs, after it.
+  set(launcher ${CMAKE_COMMAND} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ptxas-report.cmake -- ${CMAKE_CUDA_COMPILER_LAUNCHER})
+  set_target_properties(${tgt} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
   # The shared runtime: an application, its tests and this library must share one runtime instance,
   # or kernel handles registered by the library are unknown to the application's calls. PUBLIC, so
   # that a caller links the same runtime (the installed package finds it with find_package(CUDAToolkit)).

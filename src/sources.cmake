@@ -15,10 +15,3 @@ set(HSM_KERNEL_SOURCES
     ${PROJECT_SOURCE_DIR}/hip/softmax_online.hip
     ${PROJECT_SOURCE_DIR}/hip/softmax_split.hip
     ${PROJECT_SOURCE_DIR}/hip/softmax_channel.hip)
-# The headers every kernel source includes: what a build step compiling the kernels outside the
-# library's targets (tests/arch's reader objects) depends on beside the source itself.
-set(HSM_KERNEL_HEADERS
-    ${PROJECT_SOURCE_DIR}/hip/hsm_kernels.h
-    ${PROJECT_SOURCE_DIR}/hip/hsm_vendor.h
-    ${PROJECT_SOURCE_DIR}/hip/softmax_common.h
-    ${PROJECT_SOURCE_DIR}/hip/softmax_ops.h)

@@ -1,5 +1,7 @@
 /* reader_cubin.c: NVIDIA cubins read by arch/ against ptxas -v.
- * Usage: reader_cubin [--library] <cubin> <ptxas.txt> [<cubin> <ptxas.txt> ...] */
+ * Usage: reader_cubin [--library] <cubin> <ptxas.txt> [<cubin> <ptxas.txt> ...]
+ * A "cubin" may be any file arch/ reads NVIDIA kernels from: with --library they are the library's
+ * kernel objects, each a fatbin of every target, against the report of the compile that made it. */
 #include "reader_util.h"
 
 int main(int argc, char **argv)

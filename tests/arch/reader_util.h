@@ -66,7 +66,8 @@ typedef struct ru_oracle {
     long regs, smem, frame;                                                   /* NVIDIA */
 } ru_oracle;
 
-#define RU_MAX_ORACLE 512
+/* The library's largest kernel object holds a few hundred kernels for each of its targets. */
+#define RU_MAX_ORACLE 4096
 
 static inline void ru_oracle_reset(ru_oracle *o)
 {

@@ -133,10 +133,9 @@ if(TARGET hipsoftmax_nvidia)
                COMMAND reader_library $<TARGET_FILE:hipsoftmax_nvidia> ${HSM_NVIDIA_TARGETS} LABELS arch nvidia)
 endif()
 
-# The library's own kernels against the toolchains' reports, for every built target. AMD: the code
-# objects inside the library's kernel objects, against llvm-readelf --notes. NVIDIA: the kernel
-# sources compiled to cubins with the library's code-generation flags, against ptxas -v.
-include(${PROJECT_SOURCE_DIR}/src/sources.cmake)
+# The library's own kernels against the toolchains' reports, for every built target, from the
+# library's own kernel objects. AMD: the code objects inside them, against llvm-readelf --notes.
+# NVIDIA: the fatbins inside them, against ptxas -v's report of the same compile (<object>.ptxas).
 find_program(HSM_OFFLOAD_BUNDLER NAMES clang-offload-bundler-19 clang-offload-bundler)
 if(TARGET hipsoftmax_amd AND HSM_LLVM_READELF AND HSM_LLVM_OBJCOPY AND HSM_OFFLOAD_BUNDLER)
   if(NOT TARGET reader_amdgpu)
@@ -149,23 +148,13 @@ if(TARGET hipsoftmax_amd AND HSM_LLVM_READELF AND HSM_LLVM_OBJCOPY AND HSM_OFFLO
                        $<TARGET_OBJECTS:hipsoftmax_amd>
                LABELS arch amd)
 endif()
-if(TARGET hipsoftmax_nvidia AND HSM_NVCC)
+if(TARGET hipsoftmax_nvidia)
   if(NOT TARGET reader_cubin)
     hsm_reader_executable(reader_cubin)
   endif()
-  set(pairs)
-  foreach(src IN LISTS HSM_KERNEL_SOURCES)
-    get_filename_component(base ${src} NAME_WE)
-    foreach(t IN LISTS HSM_NVIDIA_TARGETS)
-      set(cubin ${HSM_READER_OBJ_DIR}/lib_${base}_${t}.cubin)
-      add_custom_command(OUTPUT ${cubin} ${cubin}.ptxas
-        COMMAND ${CMAKE_COMMAND} -DOUT=${cubin}.ptxas -P ${HSM_CAPTURE} --
-                ${HSM_NVCC} -x cu -cubin -arch=${t} --no-compress -O3 -std=c++17 -D__HIP_PLATFORM_NVIDIA__
-                -I${PROJECT_SOURCE_DIR}/hip -Xptxas -v ${src} -o ${cubin}
-        DEPENDS ${src} ${HSM_KERNEL_HEADERS} ${HSM_CAPTURE} VERBATIM)
-      list(APPEND pairs ${cubin} ${cubin}.ptxas)
-    endforeach()
-  endforeach()
-  add_custom_target(hsm_library_cubins ALL DEPENDS ${pairs})
-  hsm_add_test(NAME arch.reader.library_ptxas.nvidia COMMAND reader_cubin --library ${pairs} LABELS arch nvidia)
+  string(REPLACE ";" "," targets "${HSM_NVIDIA_TARGETS}")
+  hsm_add_test(NAME arch.reader.library_ptxas.nvidia
+               COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/library-ptxas.sh $<TARGET_FILE:reader_cubin> ${targets}
+                       $<TARGET_OBJECTS:hipsoftmax_nvidia>
+               LABELS arch nvidia)
 endif()

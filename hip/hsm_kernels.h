@@ -25,8 +25,8 @@ typedef enum hsm_family {
 typedef enum hsm_dtype { HSM_F32 = 0, HSM_F16 = 1, HSM_BF16 = 2 } hsm_dtype;
 
 /* What a kernel computes. A plain kernel is the forward softmax of one dtype with no option (0.1's
- * kernels, kept as they are); a log kernel the same with log-softmax for its output (ROW's and
- * SPLIT's _log kernels: plain kernels compiled for it, src/plan.c's hsm_plan_get says where); a
+ * kernels, kept as they are); a log kernel the same with log-softmax for its output (WARP's, ROW's
+ * and SPLIT's _log kernels: plain kernels compiled for it, src/plan.c's hsm_plan_get says where); a
  * forward kernel takes every forward option at run time (hsm_op_args), a backward kernel every
  * backward one. The x dtype, vector width and chunk stay compile-time: they
  * set the registers and the hot loop. The rest is read once per row and selects, by a branch every

@@ -23,7 +23,9 @@ __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
     return w;
 }
 
-template <typename T, int VEC, int C>
+/* LOG: the plain log-softmax (the _log kernels, kop HSM_KOP_LOG), as hsm_row_body's: outputs (v - m)
+ * - log(sum), v - m kept from the sum's exponents. */
+template <typename T, int VEC, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
 {
     const int W = a.group_width;
@@ -39,16 +41,35 @@ __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
         const T *xr = x + (live ? row : 0) * a.x_stride;
         const float m = hsm_warp_max(hsm_chunk_load<T, VEC, C>(xr, 0, live ? a.cols : 0, lane, W, v), W);
         float s = 0.0f;
+        if constexpr (LOG) {
 #pragma unroll
-        for (int i = 0; i < C; i++) {
-            v[i] = hsm_exp(v[i], m);
-            s += v[i];
+            for (int i = 0; i < C; i++) {
+                v[i] -= m;
+                s += hsm_exp2(v[i] * HSM_LOG2E);
+            }
+            const float lns = logf(hsm_warp_sum(s, W));
+#pragma unroll
+            for (int i = 0; i < C; i++)
+                v[i] -= lns;
+            if (live)
+                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, 1.0f);
+        } else {
+#pragma unroll
+            for (int i = 0; i < C; i++) {
+                v[i] = hsm_exp(v[i], m);
+                s += v[i];
+            }
+            s = hsm_warp_sum(s, W);
+            const float inv = 1.0f / s;
+            if (live)
+                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, inv);
         }
-        s = hsm_warp_sum(s, W);
-        const float inv = 1.0f / s;
-        if (live)
-            hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, inv);
     }
+}
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_warp_log_body(const hsm_args a)
+{
+    hsm_warp_body<T, VEC, C, true>(a);
 }
 
 /* The plain forward peeled (issue 14): rows at any element offset from 16 bytes, x and y rows at the
@@ -514,6 +535,21 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
         HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
 
+/* The plain log-softmax (kop HSM_KOP_LOG, hsm_warp_body's LOG), _log: the plain forward's vector
+ * kernels with log-softmax for their output, for the rows on 16 bytes the forward with options would
+ * give WARP (as ROW's _log kernels, plan.c's hsm_plan_get). Rows off 16 bytes keep that plan, so no
+ * scalar or peeled twins. */
+#define HSM_WARP_LOG_SET(SFX, T, VEC)                                                                 \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1_log, T, VEC, VEC, hsm_warp_log_body)                          \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2_log, T, VEC, 2 * VEC, hsm_warp_log_body)                      \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4_log, T, VEC, 4 * VEC, hsm_warp_log_body)                      \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8_log, T, VEC, 8 * VEC, hsm_warp_log_body)
+#define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC)                                                            \
+    HSM_WARP_ENTRY(hsm_warp_##SFX##_v1_log, HSM_KOP_LOG, DT, VEC, VEC),                               \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v2_log, HSM_KOP_LOG, DT, VEC, 2 * VEC),                       \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v4_log, HSM_KOP_LOG, DT, VEC, 4 * VEC),                       \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_v8_log, HSM_KOP_LOG, DT, VEC, 8 * VEC)
+
 /* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
 #define HSM_WARP_PEEL_SET(SFX, T, VEC)                                                                \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_v1_peel, T, VEC, VEC, hsm_warp_peel_body)                        \
@@ -575,6 +611,9 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 HSM_WARP_ALL(f32, float, 4)
 HSM_WARP_ALL(f16, hsm_f16, 8)
 HSM_WARP_ALL(bf16, hsm_bf16, 8)
+HSM_WARP_LOG_SET(f32, float, 4)
+HSM_WARP_LOG_SET(f16, hsm_f16, 8)
+HSM_WARP_LOG_SET(bf16, hsm_bf16, 8)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
@@ -588,6 +627,9 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_ALL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_ALL_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_LOG_ENTRIES(f32, HSM_F32, 4),
+    HSM_WARP_LOG_ENTRIES(f16, HSM_F16, 8),
+    HSM_WARP_LOG_ENTRIES(bf16, HSM_BF16, 8),
     HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),

@@ -1168,11 +1168,11 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     return st;
 }
 
-/* A plain log-softmax takes the _log kernels (ROW's and SPLIT's; for rows off 16 bytes ROW's peeled
- * ones and SPLIT's scalar ones) where the forward with options would take the same family's kernels
- * (or where a _log kernel is forced), planned as the plain forward is (the same chunks, the same
- * registers; hip/softmax_row.hip says why). Elsewhere (WARP's short rows) it keeps the forward with
- * options' plan. */
+/* A plain log-softmax takes the _log kernels (WARP's, ROW's and SPLIT's; for rows off 16 bytes ROW's
+ * peeled ones and SPLIT's scalar ones) where the forward with options would take the same family's
+ * kernels (or where a _log kernel is forced), planned as the plain forward is (the same chunks, the
+ * same registers; hip/softmax_row.hip says why). Elsewhere (WARP's short rows off 16 bytes) it keeps
+ * the forward with options' plan. */
 hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
 {
     const hipsoftmax_status st = plan_get(h, call, 0, out);

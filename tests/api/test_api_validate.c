@@ -231,6 +231,48 @@ static void test_plan(hipsoftmax_handle h)
     test_flat_plan(h);
 }
 
+/* A plain log-softmax runs on the _log kernels where the forward with options would run the same
+ * family's kernels, and keeps the forward with options' plan elsewhere (plan.c's hsm_plan_get). The
+ * forward with options' plan is that of the same call at scale 0.5, on which no plan depends. WARP's
+ * rows on 16 bytes take its _log kernel of the forward with options' chunk. */
+static void test_log_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int warp_log; /* WARP's _log kernel expected */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, 512, 1}, {HIPSOFTMAX_DTYPE_F32, 4096, 64, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 65536, 4, 1},  {HIPSOFTMAX_DTYPE_BF16, 4096, 256, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 16384, 128, 1}, {HIPSOFTMAX_DTYPE_F32, 4096, 511, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 77, 0},  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 50257, 0}, {HIPSOFTMAX_DTYPE_BF16, 64, 128256, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info lg = {.struct_size = sizeof lg}, fw = {.struct_size = sizeof fw};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &lg), HIPSOFTMAX_STATUS_SUCCESS);
+        p.scale = 0.5f;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &fw), HIPSOFTMAX_STATUS_SUCCESS);
+        const size_t n = strlen(lg.kernel);
+        const int log_kernel = n > 4 && strcmp(lg.kernel + n - 4, "_log") == 0;
+        if (log_kernel ? lg.family != fw.family : strcmp(lg.kernel, fw.kernel) != 0) {
+            fprintf(stderr, "log-softmax %lldx%lld: %s, the forward with options %s\n", cases[i].rows, cases[i].cols,
+                    lg.kernel, fw.kernel);
+            failures++;
+        }
+        if (cases[i].warp_log) {
+            char want[sizeof fw.kernel];
+            snprintf(want, sizeof want, "%s", fw.kernel);
+            const size_t m = strlen(want);
+            if (m > 4 && strcmp(want + m - 4, "_fwd") == 0)
+                memcpy(want + m - 4, "_log", 4);
+            EXPECT(fw.family == HIPSOFTMAX_FAMILY_WARP && strcmp(lg.kernel, want) == 0 &&
+                   lg.group_width == fw.group_width);
+        }
+    }
+}
+
 /* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its
  * dtype: a kernel the plan could never reach would go untested on the GPU (its per-kernel test skips
  * every shape it cannot plan, and fails when that is all of them). */
@@ -537,6 +579,7 @@ int main(void)
         test_forward(h);
         test_plan(h);
         test_stats_plan(h);
+        test_log_plan(h);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

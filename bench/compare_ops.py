@@ -11,6 +11,7 @@ once; causal rows count whole (so skipping the masked half shows as speed). The 
 device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 
 Usage: python3 bench/compare_ops.py LIBHIPSOFTMAX.so OUT_DIR [op ...]   (ops: log bwd logbwd mask causal)
+       HSM_OPS_COLS=128,256,512 python3 bench/compare_ops.py ...   (other N for the 4096 x N ops)
 Writes OUT_DIR/compare-ops-<device>-<date>.md and .csv, and a .png per op and dtype if matplotlib is there.
 """
 import datetime
@@ -72,7 +73,8 @@ def main():
     log_sm = torch.compile(lambda t: torch.log_softmax(t, dim=-1))
     sm_bwd = torch.compile(lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True)))
     log_bwd = torch.compile(lambda y, dy: dy - torch.exp(y) * dy.sum(-1, keepdim=True))
-    ns = [1024, 4096, 16384, 65536]
+    # HSM_OPS_COLS: other row lengths than the issue's (a comma list, e.g. WARP's 128,256,512).
+    ns = [int(c) for c in os.environ.get("HSM_OPS_COLS", "1024,4096,16384,65536").split(",")]
     for dt in (torch.float32, torch.bfloat16):
         es = torch.tensor([], dtype=dt).element_size()
         for n in ns:

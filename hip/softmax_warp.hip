@@ -503,6 +503,19 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
+/* The vector kernels of one body, _v1 to _v8 (1 to 8 accesses of 16 bytes a lane), suffix KS: each
+ * set's vector half, and the _log and _peel sets, which have no scalar half. */
+#define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)                                                       \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY)                                       \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY)                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY)                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
+#define HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, PEEL)                                             \
+    HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v1##KS, KOP, DT, VEC, VEC, PEEL),                               \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v2##KS, KOP, DT, VEC, 2 * VEC, PEEL),                       \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v4##KS, KOP, DT, VEC, 4 * VEC, PEEL),                       \
+        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8##KS, KOP, DT, VEC, 8 * VEC, PEEL)
+
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
  * plain (no suffix), forward with options (_fwd), backward (_bwd). */
@@ -513,20 +526,14 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s8##KS, T, 1, 8, BODY)                                           \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s16##KS, T, 1, 16, BODY)                                         \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s32##KS, T, 1, 32, BODY)                                         \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY)                                       \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY)                                   \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY)                                   \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
+    HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)
 #define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
     HSM_WARP_ENTRY(hsm_warp_##SFX##_s1##KS, KOP, DT, 1, 1), HSM_WARP_ENTRY(hsm_warp_##SFX##_s2##KS, KOP, DT, 1, 2), \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s4##KS, KOP, DT, 1, 4),                                       \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s8##KS, KOP, DT, 1, 8),                                       \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s16##KS, KOP, DT, 1, 16),                                     \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s32##KS, KOP, DT, 1, 32),                                     \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v1##KS, KOP, DT, VEC, VEC),                                   \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v2##KS, KOP, DT, VEC, 2 * VEC),                               \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v4##KS, KOP, DT, VEC, 4 * VEC),                               \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v8##KS, KOP, DT, VEC, 8 * VEC)
+        HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, 0)
 #define HSM_WARP_ALL(SFX, T, VEC)                                                                     \
     HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body)                                                        \
     HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body)                                                \
@@ -539,28 +546,12 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
  * kernels with log-softmax for their output, for the rows on 16 bytes the forward with options would
  * give WARP (as ROW's _log kernels, plan.c's hsm_plan_get). Rows off 16 bytes keep that plan, so no
  * scalar or peeled twins. */
-#define HSM_WARP_LOG_SET(SFX, T, VEC)                                                                 \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1_log, T, VEC, VEC, hsm_warp_log_body)                          \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2_log, T, VEC, 2 * VEC, hsm_warp_log_body)                      \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4_log, T, VEC, 4 * VEC, hsm_warp_log_body)                      \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8_log, T, VEC, 8 * VEC, hsm_warp_log_body)
-#define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC)                                                            \
-    HSM_WARP_ENTRY(hsm_warp_##SFX##_v1_log, HSM_KOP_LOG, DT, VEC, VEC),                               \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v2_log, HSM_KOP_LOG, DT, VEC, 2 * VEC),                       \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v4_log, HSM_KOP_LOG, DT, VEC, 4 * VEC),                       \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_v8_log, HSM_KOP_LOG, DT, VEC, 8 * VEC)
+#define HSM_WARP_LOG_SET(SFX, T, VEC) HSM_WARP_VEC_SET(SFX, _log, T, VEC, hsm_warp_log_body)
+#define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC) HSM_WARP_VEC_ENTRIES(SFX, _log, HSM_KOP_LOG, DT, VEC, 0)
 
 /* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
-#define HSM_WARP_PEEL_SET(SFX, T, VEC)                                                                \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1_peel, T, VEC, VEC, hsm_warp_peel_body)                        \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2_peel, T, VEC, 2 * VEC, hsm_warp_peel_body)                    \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4_peel, T, VEC, 4 * VEC, hsm_warp_peel_body)                    \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v8_peel, T, VEC, 8 * VEC, hsm_warp_peel_body)
-#define HSM_WARP_PEEL_ENTRIES(SFX, DT, VEC)                                                           \
-    HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v1_peel, HSM_KOP_PLAIN, DT, VEC, VEC, 1),                       \
-        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v2_peel, HSM_KOP_PLAIN, DT, VEC, 2 * VEC, 1),               \
-        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v4_peel, HSM_KOP_PLAIN, DT, VEC, 4 * VEC, 1),               \
-        HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8_peel, HSM_KOP_PLAIN, DT, VEC, 8 * VEC, 1)
+#define HSM_WARP_PEEL_SET(SFX, T, VEC) HSM_WARP_VEC_SET(SFX, _peel, T, VEC, hsm_warp_peel_body)
+#define HSM_WARP_PEEL_ENTRIES(SFX, DT, VEC) HSM_WARP_VEC_ENTRIES(SFX, _peel, HSM_KOP_PLAIN, DT, VEC, 1)
 
 /* The staged plain forward (hsm_warp_flat_body), _flat_w<W>: W lanes a row (1 to 32) of 16 elements
  * each, rows of up to 16 W columns (16-bit: one less; HSM_WARP_MAX_COLS on 32). Its vec is 16

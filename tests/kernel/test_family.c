@@ -429,8 +429,8 @@ typedef struct { int64_t rows, cols; } shape;
 
 /* Irregular shapes over every family's range: tiny rows, the tutorial's, odd and power-of-two
  * lengths, rows one ROW block holds, rows for SPLIT's single blocks and groups, and (full runs only)
- * rows longer than the GPU holds on chip. 128 and 512: short rows on 16 bytes (WARP's _log kernels
- * of one or two accesses a lane take 128 columns at most, fp32). */
+ * rows longer than the GPU holds on chip. 128 and 512: short rows on 16 bytes, the only rows WARP's
+ * _log kernels take (fp32 v1 holds 128 columns at most, v2 256). */
 static const shape full_shapes[] = {{1823, 781}, {1, 1},      {2, 3},      {3, 127},    {17, 128},
                                     {7, 1009},   {40, 512},   {29, 1000},  {11, 1544},  {13, 4099},
                                     {65, 4096},  {61, 12289}, {33, 16384}, {24, 40000}, {5, 100003},

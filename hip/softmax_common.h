@@ -435,13 +435,13 @@ __device__ __forceinline__ void hsm_online_fold(const float *v, float vmax, floa
 /* Reductions across `width` lanes (a power of two <= HSM_WARP_SIZE); every lane gets the result. */
 __device__ __forceinline__ float hsm_warp_max(float v, int width)
 {
-    for (int o = width / 2; o > 0; o /= 2)
+    for (int o = width >> 1; o > 0; o >>= 1)
         v = hsm_max(v, hsm_shfl_xor(v, o, width));
     return v;
 }
 __device__ __forceinline__ float hsm_warp_sum(float v, int width)
 {
-    for (int o = width / 2; o > 0; o /= 2)
+    for (int o = width >> 1; o > 0; o >>= 1)
         v += hsm_shfl_xor(v, o, width);
     return v;
 }

@@ -8,18 +8,23 @@
 
 /* How a group walks its rows. The loop bound is the first group of the warp, so all lanes of a warp
  * run the same iterations and every shuffle has all its lanes; groups past the last row only skip
- * their loads and stores: for (base = first; base < rows; base += step), row = base + offset. */
+ * their loads and stores: for (base = first; base < rows; base += step), row = base + offset.
+ * W is a power of two known only at launch: shifts and masks by its log, where a division by W cost
+ * three integer divisions (some 20 dependent instructions each) before a row's first load. */
 struct hsm_warp_walk {
     int64_t first, step, offset;
+    int lane;
 };
 __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
 {
-    const int64_t groups_per_block = blockDim.x / W;
-    const int64_t group = (int64_t)blockIdx.x * groups_per_block + threadIdx.x / W;
+    const int lw = __ffs(W) - 1;
+    const int64_t groups_per_block = blockDim.x >> lw;
+    const int64_t group = (int64_t)blockIdx.x * groups_per_block + (threadIdx.x >> lw);
     hsm_warp_walk w;
-    w.first = (int64_t)blockIdx.x * groups_per_block + (threadIdx.x / HSM_WARP_SIZE) * (HSM_WARP_SIZE / W);
+    w.first = (int64_t)blockIdx.x * groups_per_block + (threadIdx.x / HSM_WARP_SIZE) * (HSM_WARP_SIZE >> lw);
     w.step = (int64_t)gridDim.x * groups_per_block;
     w.offset = group - w.first;
+    w.lane = threadIdx.x & (W - 1);
     return w;
 }
 
@@ -29,8 +34,8 @@ template <typename T, int VEC, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
 {
     const int W = a.group_width;
-    const int lane = threadIdx.x % W;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const int lane = w.lane;
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     float v[C];
@@ -82,8 +87,8 @@ template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
 {
     const int W = a.group_width;
-    const int lane = threadIdx.x % W;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const int lane = w.lane;
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     float v[C];
@@ -383,8 +388,8 @@ template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_fwd_body(const hsm_args a)
 {
     const int W = a.group_width;
-    const int lane = threadIdx.x % W;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const int lane = w.lane;
     const T *x = (const T *)a.x;
     float v[C];
     for (int64_t base = w.first; base < a.rows; base += w.step) {
@@ -476,8 +481,8 @@ template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 {
     const int W = a.group_width;
-    const int lane = threadIdx.x % W;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const int lane = w.lane;
     const T *y = (const T *)a.x;
     float yv[C], dv[C];
     for (int64_t base = w.first; base < a.rows; base += w.step) {

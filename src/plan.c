@@ -33,6 +33,8 @@
  *   cooperative launch is not available.
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
 #define HSM_WARP_MAX_COLS 512
+#define HSM_WARP_TWO_ROW_COLS 256        /* two_rows_a_warp */
+#define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
@@ -92,6 +94,21 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     return NULL;
 }
 
+/* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane:
+ * fp32 rows of at most 256 columns on the plain forward and log-softmax kernels, where s takes the
+ * whole warp for a row. The next kernel then holds two rows a warp, 16 lanes each, with twice the
+ * loads in flight a lane, as cuDNN's kernel does at 128 columns (H100, same run, kernel time:
+ * 4096 x 128 3.52 us against 3.63, 4096 x 256 4.93 against 5.02, 16384 x 128 8.00 against 8.21;
+ * 16-bit rows were slower so, another run: bf16 4096 x 256 3.94 against 3.55). Not for a forced
+ * kernel (bench/results/h100-2026-11-27-warp-grid.md). */
+static int two_rows_a_warp(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
+                           int64_t cols)
+{
+    return h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && (q->kop == HSM_KOP_PLAIN || q->kop == HSM_KOP_LOG) &&
+           !q->peel && !s->k->flat && s->k->vec > 1 && w == h->dev.warp_size && cols <= HSM_WARP_TWO_ROW_COLS &&
+           s->k->cols_per_thread < 8 * s->k->vec;
+}
+
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, hsm_plan *out)
 {
@@ -109,6 +126,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         int w = s->k->flat ? s->k->flat : 1;
         while ((int64_t)w * c < span)
             w *= 2;
+        if (two_rows_a_warp(h, q, s, w, cols))
+            continue;
         if (s->k->lanes != 0 && w != s->k->lanes) /* a packed kernel takes only rows that need its lanes */
             continue;
         const int block = s->k->max_block;
@@ -118,7 +137,15 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         out->block = block;
         out->group_width = w;
         out->blocks_per_row = 1;
-        out->grid = (int)min64(ceil_div(rows, block / w), (int64_t)h->dev.num_cus * bpc);
+        /* The plain forward and log-softmax: a block for every block / w rows, not only as many as are
+         * resident with each looping over rows: the GPU starts a waiting block wherever one ends,
+         * where the loop left the last round to some of the blocks (H100, same run,
+         * kernel time: fp32 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the
+         * others as before). Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32);
+         * past that the kernels loop. */
+        const int64_t cap = s->k->kop == HSM_KOP_PLAIN || s->k->kop == HSM_KOP_LOG ? HSM_WARP_MAX_GRID
+                                                                                   : (int64_t)h->dev.num_cus * bpc;
+        out->grid = (int)min64(ceil_div(rows, block / w), cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same
              * rounds), but no more than spreads the rows over every resident block, so a small

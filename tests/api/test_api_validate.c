@@ -273,6 +273,39 @@ static void test_log_plan(hipsoftmax_handle h)
     }
 }
 
+/* WARP's fp32 rows of 65-256 columns on 16 bytes, plain forward and log-softmax: two rows a warp or
+ * more (plan.c's two_rows_a_warp: the kernel of twice the values a lane, where one row would take the
+ * whole warp). Longer rows, 16-bit rows and the forward with options keep a row a warp. */
+static void test_two_rows_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long cols;
+        int log, scaled, half; /* half: a group of at most half the warp expected, else the whole warp */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 128, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 200, 0, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 256, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 256, 1, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 512, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F32, 256, 0, 1, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 8 * 64, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F16, 8 * 64, 1, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, 4096, cases[i].cols);
+        if (cases[i].log)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        if (cases[i].scaled)
+            p.scale = 0.5f;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        const int ok = info.family == HIPSOFTMAX_FAMILY_WARP &&
+                       (cases[i].half ? info.group_width * 2 <= warp : info.group_width == warp);
+        if (!ok) {
+            fprintf(stderr, "4096x%lld (dtype %d, log %d, scaled %d): %s, %d lanes a row on a warp of %d\n",
+                    cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, info.kernel, info.group_width,
+                    warp);
+            failures++;
+        }
+    }
+}
+
 /* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its
  * dtype: a kernel the plan could never reach would go untested on the GPU (its per-kernel test skips
  * every shape it cannot plan, and fails when that is all of them). */
@@ -580,6 +613,7 @@ int main(void)
         test_plan(h);
         test_stats_plan(h);
         test_log_plan(h);
+        test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Kernel time of two hipsoftmax libraries side by side, and cuDNN's, for launches too short for event
-timing: WARP's rows (4096-65536 rows of up to 512 columns, 1-64 MB), softmax and log-softmax.
+timing: WARP's rows (4096-65536 rows of up to 512 columns, 1-64 MB; on 16 bytes, and dense rows off
+them), softmax and log-softmax.
 do_bench's events around a 4-10 us launch move by up to 10% from round to round (bench/ab_small.py);
 the GPU's own start and end of each kernel (CUPTI, through torch.profiler) move by about 1%.
 
@@ -23,7 +24,9 @@ F32, BF16, F16 = torch.float32, torch.bfloat16, torch.float16
 SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256), (F32, 4096, 512),
           (F32, 2048, 256), (F32, 8192, 256), (F32, 16384, 128), (F32, 65536, 128), (F32, 65536, 512),
           (BF16, 4096, 128), (BF16, 4096, 256), (BF16, 4096, 512), (BF16, 65536, 128), (BF16, 65536, 512),
-          (F16, 4096, 256), (F16, 65536, 512)]
+          (F16, 4096, 256), (F16, 65536, 512),
+          # dense rows off 16 bytes: WARP's staged kernels
+          (F32, 4096, 127), (F32, 4096, 511), (BF16, 4096, 77), (BF16, 16384, 127), (F16, 65536, 77)]
 FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
 
 

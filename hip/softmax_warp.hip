@@ -256,11 +256,20 @@ __device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint
     }
 }
 
+/* A staged row's output from what hsm_flat_row holds of each element and the row's sum: softmax,
+ * exp(v - m) / sum; LOG, (v - m) - log(sum). */
+template <bool LOG> struct hsm_flat_out_of {
+    float k;
+    __device__ __forceinline__ explicit hsm_flat_out_of(float sum) : k(LOG ? logf(sum) : 1.0f / sum) {}
+    __device__ __forceinline__ float operator()(float held) const { return LOG ? held - k : held * k; }
+};
+
 /* One row of the span, in place: its softmax from shared memory (row: its first element; live: its
  * columns, or 0 for a group past the span's last row, which reads and writes nothing; cols: the
  * columns of every row, the same for all lanes of the warp). fp32: element lane + k W of the row is
- * the lane's k-th. */
-template <typename T, int C, int W>
+ * the lane's k-th. LOG: its log-softmax, (v - m) - log(sum), v - m kept from the sum's exponents, as
+ * hsm_warp_body's. */
+template <typename T, int C, int W, bool LOG>
 __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lane)
 {
     if constexpr (sizeof(T) == 2) {
@@ -296,27 +305,40 @@ __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lan
             v[2 * k] = hsm_lo_to_float(wv[k], T{});
             v[2 * k + 1] = hsm_hi_to_float(wv[k], T{});
         }
-        vf = hsm_exp(vf, m);
-        vl = hsm_exp(vl, m);
-        float sum = vf + vl;
+        float sum;
+        if constexpr (LOG) {
+            vf -= m;
+            vl -= m;
+            sum = hsm_exp2(vf * HSM_LOG2E) + hsm_exp2(vl * HSM_LOG2E);
 #pragma unroll
-        for (int k = 0; k < C / 2; k++)
-            if (2 * k * W <= cols) {
-                v[2 * k] = hsm_exp(v[2 * k], m);
-                v[2 * k + 1] = hsm_exp(v[2 * k + 1], m);
-                sum += v[2 * k] + v[2 * k + 1];
-            }
-        const float inv = 1.0f / hsm_warp_sum(sum, W);
+            for (int k = 0; k < C; k++)
+                if ((k & ~1) * W <= cols) {
+                    v[k] -= m;
+                    sum += hsm_exp2(v[k] * HSM_LOG2E);
+                }
+        } else {
+            vf = hsm_exp(vf, m);
+            vl = hsm_exp(vl, m);
+            sum = vf + vl;
+#pragma unroll
+            for (int k = 0; k < C / 2; k++)
+                if (2 * k * W <= cols) {
+                    v[2 * k] = hsm_exp(v[2 * k], m);
+                    v[2 * k + 1] = hsm_exp(v[2 * k + 1], m);
+                    sum += v[2 * k] + v[2 * k + 1];
+                }
+        }
+        const hsm_flat_out_of<LOG> out(hsm_warp_sum(sum, W));
 #pragma unroll
         for (int k = 0; k < C / 2; k++) {
             const int e = first + 2 * k * W;
             if (2 * k * W <= cols && e >= 0 && e + 1 < live)
-                words[k * W] = hsm_pair_from_float(v[2 * k] * inv, v[2 * k + 1] * inv, T{});
+                words[k * W] = hsm_pair_from_float(out(v[2 * k]), out(v[2 * k + 1]), T{});
         }
         if (lone_first)
-            row[0] = hsm_from_float<T>(vf * inv);
+            row[0] = hsm_from_float<T>(out(vf));
         if (lone_last)
-            row[live - 1] = hsm_from_float<T>(vl * inv);
+            row[live - 1] = hsm_from_float<T>(out(vl));
     } else {
         T *r = row + lane;
         const int lim = live - lane; /* this lane's elements k W < lim */
@@ -334,14 +356,19 @@ __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lan
 #pragma unroll
         for (int k = 0; k < C; k++)
             if (k * W < cols) {
-                v[k] = hsm_exp(v[k], m);
-                sum += v[k];
+                if constexpr (LOG) {
+                    v[k] -= m;
+                    sum += hsm_exp2(v[k] * HSM_LOG2E);
+                } else {
+                    v[k] = hsm_exp(v[k], m);
+                    sum += v[k];
+                }
             }
-        const float inv = 1.0f / hsm_warp_sum(sum, W);
+        const hsm_flat_out_of<LOG> out(hsm_warp_sum(sum, W));
 #pragma unroll
         for (int k = 0; k < C; k++)
             if (k * W < cols && k * W < lim)
-                r[k * W] = hsm_from_float<T>(v[k] * inv);
+                r[k * W] = hsm_from_float<T>(out(v[k]));
     }
 }
 
@@ -350,7 +377,7 @@ __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lan
  * the same for every lane of the warp) are skipped by a branch all lanes take alike. With W a launch
  * value, Nsight Compute counted 88 instructions a row of fp16 65536 x 77 (8 lanes of 16): the
  * addresses and the reductions' loops cost as much as the elements. */
-template <typename T, int C, int W>
+template <typename T, int C, int W, bool LOG>
 __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
 {
     __shared__ uint4 bufs[2][HSM_WARP_FLAT_PACKS];
@@ -375,7 +402,7 @@ __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
          * all its lanes; a group past the span's last row reads and writes nothing. */
         const int rounds_end = (s.nr + groups - 1) / groups * groups;
         for (int rr = group; rr < rounds_end; rr += groups)
-            hsm_flat_row<T, C, W>((T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols, rr < s.nr ? cols : 0, cols,
+            hsm_flat_row<T, C, W, LOG>((T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols, rr < s.nr ? cols : 0, cols,
                                   lane);
         __syncthreads();
         T *ys = (T *)a.y + r0 * a.cols;
@@ -568,26 +595,29 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
  * the cap, with W a launch value, 16 elements took 96, five blocks a SM; with the cap at 40 (twelve
  * blocks, small spills) they were no faster (H200, same run: 0.84-1.08x, 0.91-0.96x on fp16 and
  * bf16 262144 x 77). */
-#define HSM_WARP_FLAT_KERNEL(NAME, T, W)                                                              \
+#define HSM_WARP_FLAT_KERNEL(NAME, T, W, LOG)                                                         \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, HSM_WARP_FLAT_REGS) NAME(hsm_args a)  \
     {                                                                                                 \
-        hsm_warp_flat_body<T, 16, W>(a);                                                              \
+        hsm_warp_flat_body<T, 16, W, LOG>(a);                                                         \
     }
-#define HSM_WARP_FLAT_SET(SFX, T)                                                                     \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w1, T, 1)                                              \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w2, T, 2)                                              \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w4, T, 4)                                              \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w8, T, 8)                                              \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w16, T, 16)                                            \
-    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w32, T, 32)
-#define HSM_WARP_FLAT_ENTRY(NAME, DT, VEC, W)                                                         \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_PLAIN, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W, 0}
-#define HSM_WARP_FLAT_ENTRIES(SFX, DT, VEC)                                                           \
-    HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w1, DT, VEC, 1), HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w2, DT, VEC, 2), \
-        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w4, DT, VEC, 4),                                    \
-        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w8, DT, VEC, 8),                                    \
-        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w16, DT, VEC, 16),                                  \
-        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w32, DT, VEC, 32)
+/* KS: no suffix, the plain forward (LOG false); _log, the plain log-softmax (kop HSM_KOP_LOG), which
+ * the plan gives the rows it gives the staged softmax (hsm_plan_get). */
+#define HSM_WARP_FLAT_SET(SFX, KS, T, LOG)                                                            \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w1##KS, T, 1, LOG)                                     \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w2##KS, T, 2, LOG)                                     \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w4##KS, T, 4, LOG)                                     \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w8##KS, T, 8, LOG)                                     \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w16##KS, T, 16, LOG)                                   \
+    HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w32##KS, T, 32, LOG)
+#define HSM_WARP_FLAT_ENTRY(NAME, KOP, DT, VEC, W)                                                    \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W, 0}
+#define HSM_WARP_FLAT_ENTRIES(SFX, KS, KOP, DT, VEC)                                                  \
+    HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w1##KS, KOP, DT, VEC, 1),                               \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w2##KS, KOP, DT, VEC, 2),                           \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w4##KS, KOP, DT, VEC, 4),                           \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w8##KS, KOP, DT, VEC, 8),                           \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w16##KS, KOP, DT, VEC, 16),                         \
+        HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w32##KS, KOP, DT, VEC, 32)
 
 /* The packed forward with options (hsm_warp_packed_fwd_body), _p<C>_fwd: 32 and 64 values a lane,
  * rows of 16-32 and 32-64 values a lane of the warp (NVIDIA: 513-1024 and 1025-2048 columns). */
@@ -613,9 +643,12 @@ HSM_WARP_LOG_SET(bf16, hsm_bf16, 8)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
-HSM_WARP_FLAT_SET(f32, float)
-HSM_WARP_FLAT_SET(f16, hsm_f16)
-HSM_WARP_FLAT_SET(bf16, hsm_bf16)
+HSM_WARP_FLAT_SET(f32, , float, false)
+HSM_WARP_FLAT_SET(f16, , hsm_f16, false)
+HSM_WARP_FLAT_SET(bf16, , hsm_bf16, false)
+HSM_WARP_FLAT_SET(f32, _log, float, true)
+HSM_WARP_FLAT_SET(f16, _log, hsm_f16, true)
+HSM_WARP_FLAT_SET(bf16, _log, hsm_bf16, true)
 HSM_WARP_PACKED_SET(f16, hsm_f16)
 HSM_WARP_PACKED_SET(bf16, hsm_bf16)
 
@@ -629,9 +662,12 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),
-    HSM_WARP_FLAT_ENTRIES(f32, HSM_F32, 4),
-    HSM_WARP_FLAT_ENTRIES(f16, HSM_F16, 8),
-    HSM_WARP_FLAT_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_FLAT_ENTRIES(f32, , HSM_KOP_PLAIN, HSM_F32, 4),
+    HSM_WARP_FLAT_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16, 8),
+    HSM_WARP_FLAT_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16, 8),
+    HSM_WARP_FLAT_ENTRIES(f32, _log, HSM_KOP_LOG, HSM_F32, 4),
+    HSM_WARP_FLAT_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16, 8),
+    HSM_WARP_FLAT_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16, 8),
     HSM_WARP_PACKED_ENTRIES(f16, HSM_F16),
     HSM_WARP_PACKED_ENTRIES(bf16, HSM_BF16),
 };

@@ -1142,13 +1142,13 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
         q.peel = forced_k != NULL ? forced_k->peel : 1;
         lead = 0;
     }
-    /* WARP's staged kernels (_flat) take the plain forward of dense rows (x's rows cols apart, and
-     * y's) of up to HSM_WARP_MAX_COLS columns at any offset (16-bit: one less, plan_warp says why): a
-     * forced one only those, and the plan those whose rows are not all on 16 bytes, which the vector
-     * kernels cannot take whole. Should no staged kernel serve them after all, the plan is the one
-     * they would have had (q_rows). */
+    /* WARP's staged kernels (_flat, and _flat_*_log for the plain log-softmax) take the plain forward
+     * of dense rows (x's rows cols apart, and y's) of up to HSM_WARP_MAX_COLS columns at any offset
+     * (16-bit: one less, plan_warp says why): a forced one only those, and the plan those whose rows
+     * are not all on 16 bytes, which the vector kernels cannot take whole. Should no staged kernel
+     * serve them after all, the plan is the one they would have had (q_rows). */
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
-    const int flat_ok = plain_forward(call) && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
+    const int flat_ok = plain_kop && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const hsm_req q_rows = q;
     const int lead_rows = lead;
@@ -1196,10 +1196,10 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
 }
 
 /* A plain log-softmax takes the _log kernels (WARP's, ROW's and SPLIT's; for rows off 16 bytes ROW's
- * peeled ones and SPLIT's scalar ones) where the forward with options would take the same family's
- * kernels (or where a _log kernel is forced), planned as the plain forward is (the same chunks, the
- * same registers; hip/softmax_row.hip says why). Elsewhere (WARP's short rows off 16 bytes) it keeps
- * the forward with options' plan. */
+ * peeled ones, SPLIT's scalar ones and WARP's staged ones for dense rows) where the forward with
+ * options would take the same family's kernels (or where a _log kernel is forced), planned as the
+ * plain forward is (the same chunks, the same registers; hip/softmax_row.hip says why). Elsewhere
+ * (WARP's short rows off 16 bytes, not dense) it keeps the forward with options' plan. */
 hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
 {
     const hipsoftmax_status st = plan_get(h, call, 0, out);

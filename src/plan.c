@@ -139,10 +139,10 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         out->blocks_per_row = 1;
         /* The plain forward and log-softmax: a block for every block / w rows, not only as many as are
          * resident with each looping over rows: the GPU starts a waiting block wherever one ends,
-         * where the loop left the last round to some of the blocks (H100, same run,
-         * kernel time: fp32 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the
-         * others as before). Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32);
-         * past that the kernels loop. */
+         * where the loop left the last round to some of the blocks (H100, same run, kernel time: fp32
+         * 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the others as before).
+         * Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32); past that the
+         * kernels loop. */
         const int64_t cap = s->k->kop == HSM_KOP_PLAIN || s->k->kop == HSM_KOP_LOG ? HSM_WARP_MAX_GRID
                                                                                    : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(ceil_div(rows, block / w), cap);

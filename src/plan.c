@@ -94,6 +94,10 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     return NULL;
 }
 
+/* The plain forward's kernel operations, softmax and log-softmax: the ones planned as the plain
+ * forward is (hsm_plan_get). */
+static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
+
 /* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane:
  * fp32 rows of at most 256 columns on the plain forward and log-softmax kernels, where s takes the
  * whole warp for a row. The next kernel then holds two rows a warp, 16 lanes each, with twice the
@@ -104,8 +108,8 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 static int two_rows_a_warp(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                            int64_t cols)
 {
-    return h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && (q->kop == HSM_KOP_PLAIN || q->kop == HSM_KOP_LOG) &&
-           !q->peel && !s->k->flat && s->k->vec > 1 && w == h->dev.warp_size && cols <= HSM_WARP_TWO_ROW_COLS &&
+    return h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && is_plain_kop(q->kop) && !q->peel && !s->k->flat &&
+           s->k->vec > 1 && w == h->dev.warp_size && cols <= HSM_WARP_TWO_ROW_COLS &&
            s->k->cols_per_thread < 8 * s->k->vec;
 }
 
@@ -143,8 +147,7 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
          * 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the others as before).
          * Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32); past that the
          * kernels loop. */
-        const int64_t cap = s->k->kop == HSM_KOP_PLAIN || s->k->kop == HSM_KOP_LOG ? HSM_WARP_MAX_GRID
-                                                                                   : (int64_t)h->dev.num_cus * bpc;
+        const int64_t cap = is_plain_kop(s->k->kop) ? HSM_WARP_MAX_GRID : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(ceil_div(rows, block / w), cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same
@@ -1102,7 +1105,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
         if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
             forced_k = h->kernels[i].k;
-    const int plain_kop = q.kop == HSM_KOP_PLAIN || q.kop == HSM_KOP_LOG;
+    const int plain_kop = is_plain_kop(q.kop);
     const int forced_channel =
         forced_k != NULL ? forced_k->family == HSM_FAMILY_CHANNEL : h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
     const int channel = forced_channel || (p->mode == HIPSOFTMAX_MODE_CHANNEL && p->inner > 1);

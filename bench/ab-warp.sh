@@ -3,9 +3,9 @@
 # the bench and library before a change (OLD_BENCH, with OLD_LIBDIR first on the library path) and
 # after it (NEW_BENCH), two rounds, the second in the reverse order; odd row lengths beside their
 # aligned neighbours (fp16 65536 x 77, CLIP's sequence, against 80; 127 against 128; 33 against 32;
-# 509/511 against 512) and small problems. Then each of WARP's staged kernels (_flat_w1 .. _w32)
-# forced on the new library over the same shapes, aligned ones included: which C, and where the
-# staging pays.
+# 509/511 against 512) and small problems. Then each of WARP's staged kernels (16-bit, _flat_w1 ..
+# _w32) forced on the new library over the same shapes, aligned ones included: which C, and where
+# the staging pays.
 # Usage: bench/ab-warp.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
@@ -31,9 +31,8 @@ for round in 1 2; do
     done
   done
 done > "$out/ab-warp.md" 2>&1
-for dt in fp16 bf16 fp32; do
-  k=f32
-  [ $dt = fp16 ] && k=f16
+for dt in fp16 bf16; do
+  k=f16
   [ $dt = bf16 ] && k=bf16
   for c in w1 w2 w4 w8 w16 w32; do
     echo "## forced hsm_warp_${k}_flat_$c"

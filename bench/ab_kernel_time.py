@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Kernel time of two hipsoftmax libraries side by side, and cuDNN's, for launches too short for event
-timing: WARP's rows (4096-65536 rows of up to 512 columns, 1-64 MB; on 16 bytes, and dense rows off
+timing: WARP's rows (2048-65536 rows of up to 512 columns, 1-134 MB; on 16 bytes, and dense rows off
 them), softmax and log-softmax.
 do_bench's events around a 4-10 us launch move by up to 10% from round to round (bench/ab_small.py);
 the GPU's own start and end of each kernel (CUPTI, through torch.profiler) move by about 1%.
@@ -25,8 +25,10 @@ SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256),
           (F32, 2048, 256), (F32, 8192, 256), (F32, 16384, 128), (F32, 65536, 128), (F32, 65536, 512),
           (BF16, 4096, 128), (BF16, 4096, 256), (BF16, 4096, 512), (BF16, 65536, 128), (BF16, 65536, 512),
           (F16, 4096, 256), (F16, 65536, 512),
-          # dense rows off 16 bytes: WARP's staged kernels
-          (F32, 4096, 127), (F32, 4096, 511), (BF16, 4096, 77), (BF16, 16384, 127), (F16, 65536, 77)]
+          # dense rows off 16 bytes: WARP's scalar and staged kernels
+          (F32, 4096, 127), (F32, 4096, 511), (BF16, 4096, 77), (BF16, 16384, 127), (F16, 65536, 77),
+          (F32, 16384, 33), (F32, 65536, 127), (F32, 16384, 255), (F32, 65536, 511), (BF16, 4096, 127),
+          (F16, 4096, 255)]
 FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
 
 

@@ -7,7 +7,8 @@ Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median, 
 every provider once a round in turn (launches of 4-30 us differ by up to 10% from round to round);
 the table gives the median of the three. GB/s counts x read and y written once.
 
-Usage: python3 bench/ab_small.py OLD_LIB NEW_LIB [log]
+Usage: python3 bench/ab_small.py OLD_LIB NEW_LIB [log] [odd]
+log: log-softmax; odd: dense rows off 16 bytes (WARP's scalar and staged kernels) instead.
 Prints a markdown table: us and GB/s per provider, new/old and new over the best anchor.
 """
 import os
@@ -24,12 +25,16 @@ SHAPES = [(torch.float32, 4096, 128), (torch.float32, 4096, 200), (torch.float32
           (torch.float32, 4096, 512), (torch.float32, 2048, 256), (torch.float32, 8192, 256),
           (torch.float32, 16384, 128), (torch.float32, 65536, 128), (torch.bfloat16, 4096, 256),
           (torch.bfloat16, 4096, 512), (torch.bfloat16, 16384, 127), (torch.bfloat16, 16384, 128)]
+ODD_SHAPES = [(torch.float32, 4096, 127), (torch.float32, 16384, 127), (torch.float32, 65536, 127),
+              (torch.float32, 4096, 77), (torch.float32, 16384, 33), (torch.float32, 16384, 255),
+              (torch.float32, 4096, 511), (torch.bfloat16, 4096, 77), (torch.bfloat16, 4096, 127),
+              (torch.float16, 1823, 301), (torch.bfloat16, 16384, 127), (torch.float16, 65536, 77)]
 ANCHORS = ("torch", "torch.compile", "cuDNN")
 
 
 def main():
     old_lib, new_lib = sys.argv[1], sys.argv[2]
-    log = len(sys.argv) > 3 and sys.argv[3] == "log"
+    log, odd = "log" in sys.argv[3:], "odd" in sys.argv[3:]
     libs = {"old": HipSoftmax(old_lib), "new": HipSoftmax(new_lib)}
     cudnn = CudnnSoftmax()
     op = torch.log_softmax if log else torch.softmax
@@ -38,7 +43,7 @@ def main():
           "median of 3 rounds of do_bench medians\n")
     print("| dtype | shape | old | new | torch | torch.compile | cuDNN | new/old | new/best anchor |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for dt, m, n in SHAPES:
+    for dt, m, n in ODD_SHAPES if odd else SHAPES:
         x = torch.randn(m, n, device="cuda", dtype=dt)
         y = torch.empty_like(x)
         nbytes = 2 * x.numel() * x.element_size()

@@ -28,10 +28,75 @@ __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
     return w;
 }
 
+/* The scalar kernels' rows (VEC 1: _s<C>, _s<C>_log): element p W + lane of a row for p < C, rows
+ * at any offset and stride (unaligned, dense or not: plan.c's scalar_rows). One pointer a lane and
+ * columns in 32 bits (a row is at most C elements a lane of a warp), and W known at compile time
+ * (WS) for the widths most rows take: with hsm_chunk_load's 64-bit columns of a launch-time width
+ * these kernels took 40-54 registers and 1.4x the instructions of cuDNN's kernel of the same layout
+ * (H100, fp32 65536 x 127, Nsight Compute), and ran 28.0-28.6 us against its 25.7; now 25.9. LOG as
+ * in hsm_warp_vec_body. */
+template <typename T, int C, int WS, bool LOG>
+__device__ __forceinline__ void hsm_warp_scalar_rows(const hsm_args a)
+{
+    const int W = WS != 0 ? WS : a.group_width;
+    const hsm_warp_walk w = hsm_warp_walk_of(W);
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    float v[C];
+
+    for (int64_t base = w.first; base < a.rows; base += w.step) {
+        const int64_t row = base + w.offset;
+        const bool live = row < a.rows;
+        const int n = live ? (int)a.cols - w.lane : 0; /* this lane's columns: p W < n */
+        const T *xl = x + (live ? row : 0) * a.x_stride + w.lane;
+        float m = HSM_NEG_INF;
+#pragma unroll
+        for (int p = 0; p < C; p++) {
+            v[p] = p * W < n ? hsm_to_float(xl[p * W]) : HSM_NEG_INF;
+            m = hsm_max(m, v[p]);
+        }
+        m = hsm_warp_max(m, W);
+        float s = 0.0f, mul = 1.0f;
+        if constexpr (LOG) {
+#pragma unroll
+            for (int p = 0; p < C; p++) {
+                v[p] -= m;
+                s += hsm_exp2(v[p] * HSM_LOG2E);
+            }
+            const float lns = logf(hsm_warp_sum(s, W));
+#pragma unroll
+            for (int p = 0; p < C; p++)
+                v[p] -= lns;
+        } else {
+#pragma unroll
+            for (int p = 0; p < C; p++) {
+                v[p] = hsm_exp(v[p], m);
+                s += v[p];
+            }
+            mul = 1.0f / hsm_warp_sum(s, W);
+        }
+        T *yl = y + (live ? row : 0) * a.y_stride + w.lane;
+#pragma unroll
+        for (int p = 0; p < C; p++)
+            if (p * W < n)
+                yl[p * W] = hsm_from_float<T>(v[p] * mul);
+    }
+}
+template <typename T, int C, bool LOG>
+__device__ __forceinline__ void hsm_warp_scalar_body(const hsm_args a)
+{
+    if (a.group_width == HSM_WARP_SIZE)
+        hsm_warp_scalar_rows<T, C, HSM_WARP_SIZE, LOG>(a);
+    else if (a.group_width == HSM_WARP_SIZE / 2)
+        hsm_warp_scalar_rows<T, C, HSM_WARP_SIZE / 2, LOG>(a);
+    else
+        hsm_warp_scalar_rows<T, C, 0, LOG>(a);
+}
+
 /* LOG: the plain log-softmax (the _log kernels, kop HSM_KOP_LOG), as hsm_row_body's: outputs (v - m)
  * - log(sum), v - m kept from the sum's exponents. */
-template <typename T, int VEC, int C, bool LOG = false>
-__device__ __forceinline__ void hsm_warp_body(const hsm_args a)
+template <typename T, int VEC, int C, bool LOG>
+__device__ __forceinline__ void hsm_warp_vec_body(const hsm_args a)
 {
     const int W = a.group_width;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
@@ -70,6 +135,15 @@ __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
                 hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, inv);
         }
     }
+}
+/* The plain forward (LOG false) and log-softmax: the scalar kernels' body or the vector kernels'. */
+template <typename T, int VEC, int C, bool LOG = false>
+__device__ __forceinline__ void hsm_warp_body(const hsm_args a)
+{
+    if constexpr (VEC == 1)
+        hsm_warp_scalar_body<T, C, LOG>(a);
+    else
+        hsm_warp_vec_body<T, VEC, C, LOG>(a);
 }
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_log_body(const hsm_args a)
@@ -139,17 +213,19 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
     }
 }
 
-/* The plain forward of dense rows staged through shared memory (_flat kernels, issue 14): x's rows
- * lie cols apart, and so do y's, so the flat_rows rows a block serves at once are one span of each
- * tensor. The block copies x's span into shared memory in 16-byte accesses, laid out from the 16
- * bytes that hold its first element; only the packs that straddle the span's two ends go an element
- * at a time, each element bounded by the span (nothing outside it is read or written: an exact-size
- * allocation ends anywhere in its last 16 bytes, and the neighbouring spans are other blocks'). Its
- * groups reduce their rows from there (hsm_flat_row: consecutive lanes on consecutive banks) and
- * write y over them, and the block copies y's span out the same way, from y's own 16
- * bytes. So a row at any offset from 16 bytes, and x and y at different ones, cost two packs a span
- * instead of two a row (the peeled twins ran fp16 65536 x 77 at 0.65-0.69 of 65536 x 80, and odd
- * 127-column rows stayed scalar).
+/* The plain forward of dense 16-bit rows staged through shared memory (_flat kernels, issue 14;
+ * fp32 rows, whose scalar accesses fill a warp's 128 bytes, ran faster on the scalar kernels
+ * everywhere measured and have none: plan.c's scalar_rows): x's rows lie cols apart, and so do y's,
+ * so the flat_rows rows a block serves at once are one span of each tensor. The block copies x's
+ * span into shared memory in 16-byte accesses, laid out from the 16 bytes that hold its first
+ * element; only the packs that straddle the span's two ends go an element at a time, each element
+ * bounded by the span (nothing outside it is read or written: an exact-size allocation ends
+ * anywhere in its last 16 bytes, and the neighbouring spans are other blocks'). Its groups reduce
+ * their rows from there (hsm_flat_row: consecutive lanes on consecutive banks) and write y over
+ * them, and the block copies y's span out the same way, from y's own 16 bytes. So a row at any
+ * offset from 16 bytes, and x and y at different ones, cost two packs a span instead of two a row
+ * (the peeled twins ran fp16 65536 x 77 at 0.65-0.69 of 65536 x 80, and odd 127-column rows stayed
+ * scalar).
  * Two buffers: the block's next span is copied in (asynchronously where the target can: cp.async;
  * its straddling packs into registers, written when that span's turn comes) while it reduces and
  * writes the current one, so a block keeps loads in flight through every phase. Without that (one
@@ -266,110 +342,76 @@ template <bool LOG> struct hsm_flat_out_of {
 
 /* One row of the span, in place: its softmax from shared memory (row: its first element; live: its
  * columns, or 0 for a group past the span's last row, which reads and writes nothing; cols: the
- * columns of every row, the same for all lanes of the warp). fp32: element lane + k W of the row is
- * the lane's k-th. LOG: its log-softmax, (v - m) - log(sum), v - m kept from the sum's exponents, as
- * hsm_warp_body's. */
+ * columns of every row, the same for all lanes of the warp). LOG: its log-softmax, (v - m) -
+ * log(sum), v - m kept from the sum's exponents, as hsm_warp_vec_body's.
+ * The row's elements a pair at a time, from the 32-bit words that hold them, word lane + k W from
+ * the one that holds the row's first element (off: 1 where that is the word's upper half). A word
+ * wholly in the row is one shared-memory access and one conversion back. An element alone in a word
+ * it shares with the next or the previous row (the row's first at an odd offset, its last where the
+ * row ends in a lower half) is read and written on its own, 16 bits, by the lane of that word: no
+ * group touches another row's bytes (compute-sanitizer's racecheck counts a read of them as a race
+ * even where its value goes unused). A lane holds C / 2 words: rows of up to C W - 1 columns (the
+ * plan leaves the room). */
 template <typename T, int C, int W, bool LOG>
 __device__ __forceinline__ void hsm_flat_row(T *row, int live, int cols, int lane)
 {
-    if constexpr (sizeof(T) == 2) {
-        /* 16-bit: the row's elements a pair at a time, from the 32-bit words that hold them, word
-         * lane + k W from the one that holds the row's first element (off: 1 where that is the
-         * word's upper half). A word wholly in the row is one shared-memory access and one
-         * conversion back. An element alone in a word it shares with the next or the previous row
-         * (the row's first at an odd offset, its last where the row ends in a lower half) is read
-         * and written on its own, 16 bits, by the lane of that word: no group touches another
-         * row's bytes (compute-sanitizer's racecheck counts a read of them as a race even where
-         * its value goes unused). A lane holds C / 2 words: rows of up to C W - 1 columns (the
-         * plan leaves the room). */
-        const int off = (int)((uintptr_t)row / sizeof(T)) & 1;
-        uint32_t *words = (uint32_t *)(row - off) + lane;
-        const int first = 2 * lane - off; /* the row's element in the low half of the lane's word 0 */
-        const bool lone_first = live > 0 && off == 1 && lane == 0;
-        const bool lone_last = live > 0 && ((off + live) & 1) != 0 && lane == (live - 1 + off) / 2 % W;
-        float vf = lone_first ? hsm_to_float(row[0]) : HSM_NEG_INF;
-        float vl = lone_last ? hsm_to_float(row[live - 1]) : HSM_NEG_INF;
-        float v[C];
-        /* The words as stored, -inf pairs outside the row; their max as pairs (hsm_words_max: one
-         * instruction a word where the vendor has it, before the conversions the exponentials
-         * need). */
-        uint32_t wv[C / 2];
+    static_assert(sizeof(T) == 2, "the staged kernels are 16-bit (plan.c's scalar_rows)");
+    const int off = (int)((uintptr_t)row / sizeof(T)) & 1;
+    uint32_t *words = (uint32_t *)(row - off) + lane;
+    const int first = 2 * lane - off; /* the row's element in the low half of the lane's word 0 */
+    const bool lone_first = live > 0 && off == 1 && lane == 0;
+    const bool lone_last = live > 0 && ((off + live) & 1) != 0 && lane == (live - 1 + off) / 2 % W;
+    float vf = lone_first ? hsm_to_float(row[0]) : HSM_NEG_INF;
+    float vl = lone_last ? hsm_to_float(row[live - 1]) : HSM_NEG_INF;
+    float v[C];
+    /* The words as stored, -inf pairs outside the row; their max as pairs (hsm_words_max: one
+     * instruction a word where the vendor has it, before the conversions the exponentials need). */
+    uint32_t wv[C / 2];
 #pragma unroll
-        for (int k = 0; k < C / 2; k++) {
-            const int e = first + 2 * k * W;
-            wv[k] = 2 * k * W <= cols && e >= 0 && e + 1 < live ? words[k * W] : hsm_neg_inf_word<T>();
-        }
-        const float m = hsm_warp_max(hsm_max(hsm_max(vf, vl), hsm_words_max<T, C / 2>(wv)), W);
-#pragma unroll
-        for (int k = 0; k < C / 2; k++) {
-            v[2 * k] = hsm_lo_to_float(wv[k], T{});
-            v[2 * k + 1] = hsm_hi_to_float(wv[k], T{});
-        }
-        float sum;
-        if constexpr (LOG) {
-            vf -= m;
-            vl -= m;
-            sum = hsm_exp2(vf * HSM_LOG2E) + hsm_exp2(vl * HSM_LOG2E);
-#pragma unroll
-            for (int k = 0; k < C; k++)
-                if ((k & ~1) * W <= cols) {
-                    v[k] -= m;
-                    sum += hsm_exp2(v[k] * HSM_LOG2E);
-                }
-        } else {
-            vf = hsm_exp(vf, m);
-            vl = hsm_exp(vl, m);
-            sum = vf + vl;
-#pragma unroll
-            for (int k = 0; k < C / 2; k++)
-                if (2 * k * W <= cols) {
-                    v[2 * k] = hsm_exp(v[2 * k], m);
-                    v[2 * k + 1] = hsm_exp(v[2 * k + 1], m);
-                    sum += v[2 * k] + v[2 * k + 1];
-                }
-        }
-        const hsm_flat_out_of<LOG> out(hsm_warp_sum(sum, W));
-#pragma unroll
-        for (int k = 0; k < C / 2; k++) {
-            const int e = first + 2 * k * W;
-            if (2 * k * W <= cols && e >= 0 && e + 1 < live)
-                words[k * W] = hsm_pair_from_float(out(v[2 * k]), out(v[2 * k + 1]), T{});
-        }
-        if (lone_first)
-            row[0] = hsm_from_float<T>(out(vf));
-        if (lone_last)
-            row[live - 1] = hsm_from_float<T>(out(vl));
-    } else {
-        T *r = row + lane;
-        const int lim = live - lane; /* this lane's elements k W < lim */
-        float v[C];
-        float m = HSM_NEG_INF;
-#pragma unroll
-        for (int k = 0; k < C; k++) {
-            v[k] = HSM_NEG_INF;
-            if (k * W < cols && k * W < lim)
-                v[k] = hsm_to_float(r[k * W]);
-            m = hsm_max(m, v[k]);
-        }
-        m = hsm_warp_max(m, W);
-        float sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < C; k++)
-            if (k * W < cols) {
-                if constexpr (LOG) {
-                    v[k] -= m;
-                    sum += hsm_exp2(v[k] * HSM_LOG2E);
-                } else {
-                    v[k] = hsm_exp(v[k], m);
-                    sum += v[k];
-                }
-            }
-        const hsm_flat_out_of<LOG> out(hsm_warp_sum(sum, W));
-#pragma unroll
-        for (int k = 0; k < C; k++)
-            if (k * W < cols && k * W < lim)
-                r[k * W] = hsm_from_float<T>(out(v[k]));
+    for (int k = 0; k < C / 2; k++) {
+        const int e = first + 2 * k * W;
+        wv[k] = 2 * k * W <= cols && e >= 0 && e + 1 < live ? words[k * W] : hsm_neg_inf_word<T>();
     }
+    const float m = hsm_warp_max(hsm_max(hsm_max(vf, vl), hsm_words_max<T, C / 2>(wv)), W);
+#pragma unroll
+    for (int k = 0; k < C / 2; k++) {
+        v[2 * k] = hsm_lo_to_float(wv[k], T{});
+        v[2 * k + 1] = hsm_hi_to_float(wv[k], T{});
+    }
+    float sum;
+    if constexpr (LOG) {
+        vf -= m;
+        vl -= m;
+        sum = hsm_exp2(vf * HSM_LOG2E) + hsm_exp2(vl * HSM_LOG2E);
+#pragma unroll
+        for (int k = 0; k < C; k++)
+            if ((k & ~1) * W <= cols) {
+                v[k] -= m;
+                sum += hsm_exp2(v[k] * HSM_LOG2E);
+            }
+    } else {
+        vf = hsm_exp(vf, m);
+        vl = hsm_exp(vl, m);
+        sum = vf + vl;
+#pragma unroll
+        for (int k = 0; k < C / 2; k++)
+            if (2 * k * W <= cols) {
+                v[2 * k] = hsm_exp(v[2 * k], m);
+                v[2 * k + 1] = hsm_exp(v[2 * k + 1], m);
+                sum += v[2 * k] + v[2 * k + 1];
+            }
+    }
+    const hsm_flat_out_of<LOG> out(hsm_warp_sum(sum, W));
+#pragma unroll
+    for (int k = 0; k < C / 2; k++) {
+        const int e = first + 2 * k * W;
+        if (2 * k * W <= cols && e >= 0 && e + 1 < live)
+            words[k * W] = hsm_pair_from_float(out(v[2 * k]), out(v[2 * k + 1]), T{});
+    }
+    if (lone_first)
+        row[0] = hsm_from_float<T>(out(vf));
+    if (lone_last)
+        row[live - 1] = hsm_from_float<T>(out(vl));
 }
 
 /* W lanes a row, C elements a lane, both compile-time: every shared-memory access of a round is the
@@ -548,24 +590,29 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v4##KS, KOP, DT, VEC, 4 * VEC, PEEL),                       \
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8##KS, KOP, DT, VEC, 8 * VEC, PEEL)
 
-/* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
- * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
- * plain (no suffix), forward with options (_fwd), backward (_bwd). */
-#define HSM_WARP_SET(SFX, KS, T, VEC, BODY)                                                           \
+/* The scalar kernels of one body, _s1 to _s32 (elements a lane), suffix KS. */
+#define HSM_WARP_SCALAR_SET(SFX, KS, T, BODY)                                                         \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s1##KS, T, 1, 1, BODY)                                           \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s2##KS, T, 1, 2, BODY)                                           \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s4##KS, T, 1, 4, BODY)                                           \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s8##KS, T, 1, 8, BODY)                                           \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s16##KS, T, 1, 16, BODY)                                         \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s32##KS, T, 1, 32, BODY)                                         \
-    HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)
-#define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_s32##KS, T, 1, 32, BODY)
+#define HSM_WARP_SCALAR_ENTRIES(SFX, KS, KOP, DT)                                                     \
     HSM_WARP_ENTRY(hsm_warp_##SFX##_s1##KS, KOP, DT, 1, 1), HSM_WARP_ENTRY(hsm_warp_##SFX##_s2##KS, KOP, DT, 1, 2), \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s4##KS, KOP, DT, 1, 4),                                       \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s8##KS, KOP, DT, 1, 8),                                       \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_s16##KS, KOP, DT, 1, 16),                                     \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_s32##KS, KOP, DT, 1, 32),                                     \
-        HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, 0)
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_s32##KS, KOP, DT, 1, 32)
+
+/* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
+ * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
+ * plain (no suffix), forward with options (_fwd), backward (_bwd). */
+#define HSM_WARP_SET(SFX, KS, T, VEC, BODY)                                                           \
+    HSM_WARP_SCALAR_SET(SFX, KS, T, BODY)                                                             \
+    HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)
+#define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
+    HSM_WARP_SCALAR_ENTRIES(SFX, KS, KOP, DT), HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, 0)
 #define HSM_WARP_ALL(SFX, T, VEC)                                                                     \
     HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body)                                                        \
     HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body)                                                \
@@ -574,19 +621,18 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
         HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
 
-/* The plain log-softmax (kop HSM_KOP_LOG, hsm_warp_body's LOG), _log: the plain forward's vector
- * kernels with log-softmax for their output, for the rows on 16 bytes the forward with options would
- * give WARP (as ROW's _log kernels, plan.c's hsm_plan_get). Rows off 16 bytes keep that plan, so no
- * scalar or peeled twins. */
-#define HSM_WARP_LOG_SET(SFX, T, VEC) HSM_WARP_VEC_SET(SFX, _log, T, VEC, hsm_warp_log_body)
-#define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC) HSM_WARP_VEC_ENTRIES(SFX, _log, HSM_KOP_LOG, DT, VEC, 0)
+/* The plain log-softmax (kop HSM_KOP_LOG, hsm_warp_body's LOG), _log: the plain forward's scalar and
+ * vector kernels with log-softmax for their output, for the rows the forward with options would give
+ * WARP (as ROW's _log kernels, plan.c's hsm_plan_get): the scalar ones rows off 16 bytes. */
+#define HSM_WARP_LOG_SET(SFX, T, VEC) HSM_WARP_SET(SFX, _log, T, VEC, hsm_warp_log_body)
+#define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC) HSM_WARP_SET_ENTRIES(SFX, _log, HSM_KOP_LOG, DT, VEC)
 
 /* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
 #define HSM_WARP_PEEL_SET(SFX, T, VEC) HSM_WARP_VEC_SET(SFX, _peel, T, VEC, hsm_warp_peel_body)
 #define HSM_WARP_PEEL_ENTRIES(SFX, DT, VEC) HSM_WARP_VEC_ENTRIES(SFX, _peel, HSM_KOP_PLAIN, DT, VEC, 1)
 
-/* The staged plain forward (hsm_warp_flat_body), _flat_w<W>: W lanes a row (1 to 32) of 16 elements
- * each, rows of up to 16 W columns (16-bit: one less; HSM_WARP_MAX_COLS on 32). Its vec is 16
+/* The staged plain forward (hsm_warp_flat_body), _flat_w<W>, 16-bit: W lanes a row (1 to 32) of 16
+ * elements each, rows of up to 16 W - 1 columns (HSM_WARP_MAX_COLS - 1 on 32). Its vec is 16
  * bytes' worth: its accesses are; its `flat` is W. The reduction from shared memory is what bounds
  * them (Nsight Compute, H200, fp16 262144 x 77, W a launch value: issue slots 80% busy, DRAM 22%),
  * so fewer lanes a row do better: with 16 lanes of 8 and 32 of 4 that row ran 1.2x and 1.7x as long
@@ -643,10 +689,8 @@ HSM_WARP_LOG_SET(bf16, hsm_bf16, 8)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
-HSM_WARP_FLAT_SET(f32, , float, false)
 HSM_WARP_FLAT_SET(f16, , hsm_f16, false)
 HSM_WARP_FLAT_SET(bf16, , hsm_bf16, false)
-HSM_WARP_FLAT_SET(f32, _log, float, true)
 HSM_WARP_FLAT_SET(f16, _log, hsm_f16, true)
 HSM_WARP_FLAT_SET(bf16, _log, hsm_bf16, true)
 HSM_WARP_PACKED_SET(f16, hsm_f16)
@@ -662,10 +706,8 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),
-    HSM_WARP_FLAT_ENTRIES(f32, , HSM_KOP_PLAIN, HSM_F32, 4),
     HSM_WARP_FLAT_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16, 8),
     HSM_WARP_FLAT_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16, 8),
-    HSM_WARP_FLAT_ENTRIES(f32, _log, HSM_KOP_LOG, HSM_F32, 4),
     HSM_WARP_FLAT_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16, 8),
     HSM_WARP_FLAT_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16, 8),
     HSM_WARP_PACKED_ENTRIES(f16, HSM_F16),

@@ -34,6 +34,7 @@
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row. */
 #define HSM_WARP_MAX_COLS 512
 #define HSM_WARP_TWO_ROW_COLS 256        /* two_rows_a_warp */
+#define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
 #define HSM_MANY_ROWS_PER_CU 2
@@ -104,13 +105,15 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  * loads in flight a lane, as cuDNN's kernel does at 128 columns (H100, same run, kernel time:
  * 4096 x 128 3.52 us against 3.63, 4096 x 256 4.93 against 5.02, 16384 x 128 8.00 against 8.21;
  * 16-bit rows were slower so, another run: bf16 4096 x 256 3.94 against 3.55). Not for a forced
- * kernel (bench/results/h100-2026-11-27-warp-grid.md). */
+ * kernel (bench/results/h100-2026-11-27-warp-grid.md). The scalar kernels (rows off 16 bytes) only
+ * where s holds at most two values a lane: 16384 x 33 ran 3.90 us on 16 lanes of 4 against 4.50 on
+ * 32 of 2, 127 columns 3.81 on 32 lanes of 4 against 3.90 on 16 of 8 (h100-2026-11-27-scalar.md). */
 static int two_rows_a_warp(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                            int64_t cols)
 {
+    const int c = s->k->cols_per_thread;
     return h->forced_kernel[0] == '\0' && q->dt == HSM_F32 && is_plain_kop(q->kop) && !q->peel && !s->k->flat &&
-           s->k->vec > 1 && w == h->dev.warp_size && cols <= HSM_WARP_TWO_ROW_COLS &&
-           s->k->cols_per_thread < 8 * s->k->vec;
+           w == h->dev.warp_size && cols <= HSM_WARP_TWO_ROW_COLS && (s->k->vec > 1 ? c < 8 * s->k->vec : c <= 2);
 }
 
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
@@ -118,8 +121,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
 {
     const int warp = h->dev.warp_size;
     /* A peeled kernel lays a row out from the 16 bytes that hold its start: up to vec - 1 more; a
-     * 16-bit staged kernel from the 32-bit word that holds it: one more. */
-    const int64_t span = cols + (q->peel ? q->vec - 1 : 0) + (q->flat && q->dt != HSM_F32 ? 1 : 0);
+     * staged kernel (16-bit) from the 32-bit word that holds it: one more. */
+    const int64_t span = cols + (q->peel ? q->vec - 1 : 0) + (q->flat ? 1 : 0);
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_WARP, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_WARP, q)) {
         const int c = s->k->cols_per_thread;
@@ -1065,6 +1068,21 @@ static int peel_ok(const hsm_call *c, int bwd, int v)
                             bwd ? p->x_row_stride : p->y_row_stride, p->rows, v);
 }
 
+/* Whether WARP's scalar kernels rather than its staged ones take the plain forward or log-softmax of
+ * dense rows off 16 bytes: fp32 rows, whose scalar accesses fill a warp's 128 bytes (WARP has no
+ * fp32 staged kernels), and 16-bit problems of at most HSM_WARP_SCALAR_BYTES (x and y), too small to
+ * pay for the staged kernels' pipeline of spans. H100, kernel time, one run, scalar against staged
+ * (bench/results/h100-2026-11-27-scalar.md): fp32 65536 x 127 25.7 us against 27.6, 65536 x 511
+ * 91.5 against 101.9, 16384 x 33 3.71 against 4.30; bf16 2048-8192 x 127 (1-4 MB) 1.10-1.29x, fp16
+ * 1823 x 301 1.16x, bf16 4096 x 255 1.16x; from 5 MB on the staged kernels: fp16 16384 x 77 4.72
+ * against 4.77, bf16 16384 x 127 5.66 against 5.73, fp16 65536 x 77 11.5 against 12.9 (s8: 16 lanes
+ * of 8). Near the bound either way: bf16 2048 x 511 (4 MB) 4.46 against 4.35 staged, 8192 x 255 and
+ * 4096 x 511 (8 MB) 1.00x. */
+static int scalar_rows(hsm_dtype dt, int64_t rows, int64_t cols)
+{
+    return dt == HSM_F32 || rows <= HSM_WARP_SCALAR_BYTES / 4 / cols;
+}
+
 /* The plan of a call; log: a plain log-softmax (plain_log) planned as the plain forward is, on the
  * _log kernels (HSM_KOP_LOG). Preconditions: the call passed hsm_validate. */
 static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *call, int log, hsm_plan *out)
@@ -1148,18 +1166,21 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     /* WARP's staged kernels (_flat, and _flat_*_log for the plain log-softmax) take the plain forward
      * of dense rows (x's rows cols apart, and y's) of up to HSM_WARP_MAX_COLS columns at any offset
      * (16-bit: one less, plan_warp says why): a forced one only those, and the plan those whose rows
-     * are not all on 16 bytes, which the vector kernels cannot take whole. Should no staged kernel
-     * serve them after all, the plan is the one they would have had (q_rows). */
+     * are not all on 16 bytes, which the vector kernels cannot take whole, unless scalar_rows gives
+     * them to the scalar kernels. Should neither serve them after all, the plan is the one they would
+     * have had (q_rows). */
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
     const int flat_ok = plain_kop && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const hsm_req q_rows = q;
     const int lead_rows = lead;
-    if (flat_ok && (forced_k != NULL ? forced_k->flat
-                                     : (h->forced == HIPSOFTMAX_FAMILY_AUTO || h->forced == HIPSOFTMAX_FAMILY_WARP) &&
-                                           q.vec == 1)) {
-        q.flat = 1;
-        q.vec = v;
+    const int dense_rows = flat_ok && (forced_k != NULL ? forced_k->flat
+                                                        : (h->forced == HIPSOFTMAX_FAMILY_AUTO ||
+                                                           h->forced == HIPSOFTMAX_FAMILY_WARP) &&
+                                                              q.vec == 1);
+    if (dense_rows) {
+        q.flat = forced_k != NULL || !scalar_rows(q.dt, p->rows, p->cols);
+        q.vec = q.flat ? v : 1;
         q.peel = 0;
         lead = 0;
     }
@@ -1186,7 +1207,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
     hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
-    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && q.flat && forced_k == NULL) {
+    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && dense_rows && forced_k == NULL) {
         memset(&plan, 0, sizeof plan);
         st = plan_compute(h, h->forced, &q_rows, p->rows, p->cols, inner, lead_rows, &plan);
     }

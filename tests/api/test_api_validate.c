@@ -150,21 +150,40 @@ static void test_forward(hipsoftmax_handle h)
     check_canary("forward");
 }
 
-/* WARP's staged kernels (_flat): the plain forward of dense rows of up to 512 columns whose rows are
- * not all on 16 bytes, on the fewest lanes of 16 elements that hold the row (the kernel of that group
- * width); rows on 16 bytes keep the vector kernels,
- * padded rows the peeled or scalar ones, options the forward-with-options kernels. A forced staged
- * kernel refuses rows that are not dense. */
+/* Whether kernel k is one of WARP's scalar kernels (hsm_warp_<dtype>_s<C>, with a suffix or none). */
+static int warp_scalar(const char *k)
+{
+    const char *u = strncmp(k, "hsm_warp_", 9) == 0 ? strchr(k + 9, '_') : NULL;
+    return u != NULL && u[1] == 's' && u[2] >= '1' && u[2] <= '9';
+}
+
+/* WARP's staged kernels (_flat): the plain forward of dense 16-bit rows of up to 512 columns whose
+ * rows are not all on 16 bytes, over 4 MB (x and y), on the fewest lanes of 16 elements that hold the
+ * row (the kernel of that group width); smaller problems and fp32 rows take the scalar kernels
+ * (plan.c's scalar_rows), rows on 16 bytes keep the vector kernels, padded rows the peeled or scalar
+ * ones, options the forward-with-options kernels. A forced staged kernel refuses rows that are not
+ * dense. */
 static void test_flat_plan(hipsoftmax_handle h)
 {
     hipsoftmax_problem p;
     hipsoftmax_plan_info info = {.struct_size = sizeof info};
-    static const long long shapes[][2] = {{65536, 77}, {16384, 127}, {1823, 301}, {7, 1}, {1, 509}};
+    static const long long shapes[][2] = {{65536, 77}, {16384, 127}, {8192, 301}, {4097, 509}, {4113, 255}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F16, shapes[s][0], shapes[s][1]);
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
         EXPECT(strncmp(info.kernel, "hsm_warp_f16_flat_w", 19) == 0 && info.group_width * 16 > shapes[s][1] &&
-               info.group_width * 8 <= shapes[s][1] + (shapes[s][1] < 16 ? 16 : 0));
+               info.group_width * 8 <= shapes[s][1]);
+    }
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+    } scalar[] = {{HIPSOFTMAX_DTYPE_F16, 1823, 301}, {HIPSOFTMAX_DTYPE_F16, 7, 1}, {HIPSOFTMAX_DTYPE_BF16, 4096, 127},
+                  {HIPSOFTMAX_DTYPE_F16, 4112, 255} /* 4 MB */, {HIPSOFTMAX_DTYPE_F32, 65536, 127},
+                  {HIPSOFTMAX_DTYPE_F32, 4096, 509}, {HIPSOFTMAX_DTYPE_F32, 1, 33}};
+    for (size_t s = 0; s < sizeof scalar / sizeof scalar[0]; s++) {
+        hipsoftmax_problem_init(&p, scalar[s].dt, scalar[s].rows, scalar[s].cols);
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT(info.family == HIPSOFTMAX_FAMILY_WARP && warp_scalar(info.kernel));
     }
     hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_BF16, 65536, 80);
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -187,15 +206,12 @@ static void test_flat_plan(hipsoftmax_handle h)
     p.cols = p.x_row_stride = p.y_row_stride = 511;
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.group_width == 32);
-    p.x_dtype = p.y_dtype = HIPSOFTMAX_DTYPE_F32;
-    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f32_flat_w32"), HIPSOFTMAX_STATUS_SUCCESS);
-    p.cols = p.x_row_stride = p.y_row_stride = 512; /* fp32: 512 */
-    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     p.scale = 0.5f;
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(strstr(info.kernel, "_flat_") == NULL);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f32_flat_w8"), HIPSOFTMAX_STATUS_INVALID_VALUE); /* 16-bit only */
 }
 
 static void test_plan(hipsoftmax_handle h)
@@ -241,11 +257,12 @@ static void test_log_plan(hipsoftmax_handle h)
         hipsoftmax_dtype dt;
         long long rows, cols;
         int warp_log; /* 1: WARP's _log kernel of the forward with options' chunk expected; 2: a staged
-                         one (_flat_w<W>_log: dense rows off 16 bytes) */
+                         one (_flat_w<W>_log: dense 16-bit rows off 16 bytes, over 4 MB); 3: a scalar
+                         one (_s<C>_log: dense fp32 rows off 16 bytes, smaller 16-bit problems) */
     } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, 512, 1}, {HIPSOFTMAX_DTYPE_F32, 4096, 64, 1},
                  {HIPSOFTMAX_DTYPE_F32, 65536, 4, 1},  {HIPSOFTMAX_DTYPE_BF16, 4096, 256, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 16384, 128, 1}, {HIPSOFTMAX_DTYPE_F32, 4096, 511, 2},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 77, 2},  {HIPSOFTMAX_DTYPE_F16, 16384, 127, 2},
+                 {HIPSOFTMAX_DTYPE_F16, 16384, 128, 1}, {HIPSOFTMAX_DTYPE_F32, 4096, 511, 3},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 77, 3},  {HIPSOFTMAX_DTYPE_F16, 16384, 127, 2},
                  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 0}, {HIPSOFTMAX_DTYPE_BF16, 4096, 50257, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 64, 128256, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -265,6 +282,8 @@ static void test_log_plan(hipsoftmax_handle h)
         }
         if (cases[i].warp_log == 2)
             EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && strstr(lg.kernel, "_flat_w") != NULL && log_kernel);
+        if (cases[i].warp_log == 3)
+            EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && warp_scalar(lg.kernel) && log_kernel);
         if (cases[i].warp_log == 1) {
             char want[sizeof fw.kernel];
             snprintf(want, sizeof want, "%s", fw.kernel);
@@ -279,7 +298,8 @@ static void test_log_plan(hipsoftmax_handle h)
 
 /* WARP's fp32 rows of 65-256 columns on 16 bytes, plain forward and log-softmax: two rows a warp or
  * more (plan.c's two_rows_a_warp: the kernel of twice the values a lane, where one row would take the
- * whole warp). Longer rows, 16-bit rows and the forward with options keep a row a warp. */
+ * whole warp); rows off 16 bytes (the scalar kernels) where the warp would hold at most two values a
+ * lane (33 columns). Longer rows, 16-bit rows and the forward with options keep a row a warp. */
 static void test_two_rows_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
@@ -289,7 +309,8 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     } cases[] = {{HIPSOFTMAX_DTYPE_F32, 128, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 200, 0, 0, 1},
                  {HIPSOFTMAX_DTYPE_F32, 256, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 256, 1, 0, 1},
                  {HIPSOFTMAX_DTYPE_F32, 512, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F32, 256, 0, 1, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 8 * 64, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F16, 8 * 64, 1, 0, 0}};
+                 {HIPSOFTMAX_DTYPE_BF16, 8 * 64, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F16, 8 * 64, 1, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 33, 0, 0, 1},  {HIPSOFTMAX_DTYPE_F32, 33, 1, 0, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -299,6 +320,7 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
         if (cases[i].scaled)
             p.scale = 0.5f;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT((cases[i].cols % 4 != 0) == warp_scalar(info.kernel));
         const int ok = info.family == HIPSOFTMAX_FAMILY_WARP &&
                        (cases[i].half ? info.group_width * 2 <= warp : info.group_width == warp);
         if (!ok) {

@@ -23,7 +23,7 @@
  * for rows at any element offset) serve the unaligned rows too (packs straddling both ends of a row):
  * the plain forward's ROW twins in every layout (so do ROW's _shift twins of its packed ones, made for
  * the layouts whose y rows lie at other offsets than x's), its WARP twins where x and y rows lie at the same
- * offsets (not the x stride+1, y dense one); WARP's staged kernels (_flat) the plain forward's dense
+ * offsets (not the x stride+1, y dense one); WARP's staged kernels (_flat, 16-bit) the plain forward's dense
  * rows of up to 512 columns, with or without offsets; the forward with options' (_peel_fwd) and the backward's
  * (_peel_bwd: ROW, SPLIT, ONLINE) where every tensor's rows lie at the input's offset from their own
  * accesses (dense and stride+1, not the layouts whose tensors start at different places).

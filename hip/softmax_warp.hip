@@ -28,15 +28,18 @@ __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
     return w;
 }
 
-/* The scalar kernels' rows (VEC 1: _s<C>, _s<C>_log): element p W + lane of a row for p < C, rows
- * at any offset and stride (unaligned, dense or not: plan.c's scalar_rows). One pointer a lane and
- * columns in 32 bits (a row is at most C elements a lane of a warp), and W known at compile time
- * (WS) for the widths most rows take: with hsm_chunk_load's 64-bit columns of a launch-time width
- * these kernels took 40-54 registers and 1.4x the instructions of cuDNN's kernel of the same layout
- * (H100, fp32 65536 x 127, Nsight Compute), and ran 28.0-28.6 us against its 25.7; now 25.9. LOG as
- * in hsm_warp_vec_body. */
-template <typename T, int C, int WS, bool LOG>
-__device__ __forceinline__ void hsm_warp_scalar_rows(const hsm_args a)
+/* The plain forward's and log-softmax's rows (the scalar kernels, VEC 1: _s<C>, _s<C>_log; the
+ * vector kernels, VEC 16 bytes' worth: _v<C / VEC>, _v<C / VEC>_log): pack p W + lane of a row (VEC
+ * elements) for p < C / VEC; the scalar kernels' rows at any offset and stride (plan.c's
+ * scalar_rows), the vector kernels' on 16 bytes with cols a multiple of VEC (a pack lies wholly in
+ * the row or past it). One pointer a lane and columns in 32 bits (a row is at most C elements a lane
+ * of a warp), and W known at compile time (WS) for the widths most rows take: with
+ * hsm_chunk_load's 64-bit columns of a launch-time width the scalar kernels took 40-54 registers and
+ * 1.4x the instructions of cuDNN's kernel of the same layout (H100, fp32 65536 x 127, Nsight
+ * Compute), and ran 28.0-28.6 us against its 25.7; now 25.9. LOG: the plain log-softmax (kop
+ * HSM_KOP_LOG), as hsm_row_body's: outputs (v - m) - log(sum), v - m kept from the sum's exponents. */
+template <typename T, int VEC, int C, int WS, bool LOG>
+__device__ __forceinline__ void hsm_warp_rows(const hsm_args a)
 {
     const int W = WS != 0 ? WS : a.group_width;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
@@ -47,70 +50,24 @@ __device__ __forceinline__ void hsm_warp_scalar_rows(const hsm_args a)
     for (int64_t base = w.first; base < a.rows; base += w.step) {
         const int64_t row = base + w.offset;
         const bool live = row < a.rows;
-        const int n = live ? (int)a.cols - w.lane : 0; /* this lane's columns: p W < n */
-        const T *xl = x + (live ? row : 0) * a.x_stride + w.lane;
+        const int n = live ? (int)a.cols - w.lane * VEC : 0; /* this lane's packs: p W VEC < n */
+        const T *xl = x + (live ? row : 0) * a.x_stride + w.lane * VEC;
         float m = HSM_NEG_INF;
 #pragma unroll
-        for (int p = 0; p < C; p++) {
-            v[p] = p * W < n ? hsm_to_float(xl[p * W]) : HSM_NEG_INF;
-            m = hsm_max(m, v[p]);
+        for (int p = 0; p < C / VEC; p++) {
+            if (p * W * VEC < n) {
+                hsm_load<T, VEC>(xl + p * W * VEC, v + p * VEC);
+            } else {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    v[p * VEC + i] = HSM_NEG_INF;
+            }
+#pragma unroll
+            for (int i = 0; i < VEC; i++)
+                m = hsm_max(m, v[p * VEC + i]);
         }
         m = hsm_warp_max(m, W);
         float s = 0.0f, mul = 1.0f;
-        if constexpr (LOG) {
-#pragma unroll
-            for (int p = 0; p < C; p++) {
-                v[p] -= m;
-                s += hsm_exp2(v[p] * HSM_LOG2E);
-            }
-            const float lns = logf(hsm_warp_sum(s, W));
-#pragma unroll
-            for (int p = 0; p < C; p++)
-                v[p] -= lns;
-        } else {
-#pragma unroll
-            for (int p = 0; p < C; p++) {
-                v[p] = hsm_exp(v[p], m);
-                s += v[p];
-            }
-            mul = 1.0f / hsm_warp_sum(s, W);
-        }
-        T *yl = y + (live ? row : 0) * a.y_stride + w.lane;
-#pragma unroll
-        for (int p = 0; p < C; p++)
-            if (p * W < n)
-                yl[p * W] = hsm_from_float<T>(v[p] * mul);
-    }
-}
-template <typename T, int C, bool LOG>
-__device__ __forceinline__ void hsm_warp_scalar_body(const hsm_args a)
-{
-    if (a.group_width == HSM_WARP_SIZE)
-        hsm_warp_scalar_rows<T, C, HSM_WARP_SIZE, LOG>(a);
-    else if (a.group_width == HSM_WARP_SIZE / 2)
-        hsm_warp_scalar_rows<T, C, HSM_WARP_SIZE / 2, LOG>(a);
-    else
-        hsm_warp_scalar_rows<T, C, 0, LOG>(a);
-}
-
-/* LOG: the plain log-softmax (the _log kernels, kop HSM_KOP_LOG), as hsm_row_body's: outputs (v - m)
- * - log(sum), v - m kept from the sum's exponents. */
-template <typename T, int VEC, int C, bool LOG>
-__device__ __forceinline__ void hsm_warp_vec_body(const hsm_args a)
-{
-    const int W = a.group_width;
-    const hsm_warp_walk w = hsm_warp_walk_of(W);
-    const int lane = w.lane;
-    const T *x = (const T *)a.x;
-    T *y = (T *)a.y;
-    float v[C];
-
-    for (int64_t base = w.first; base < a.rows; base += w.step) {
-        const int64_t row = base + w.offset;
-        const bool live = row < a.rows;
-        const T *xr = x + (live ? row : 0) * a.x_stride;
-        const float m = hsm_warp_max(hsm_chunk_load<T, VEC, C>(xr, 0, live ? a.cols : 0, lane, W, v), W);
-        float s = 0.0f;
         if constexpr (LOG) {
 #pragma unroll
             for (int i = 0; i < C; i++) {
@@ -121,29 +78,30 @@ __device__ __forceinline__ void hsm_warp_vec_body(const hsm_args a)
 #pragma unroll
             for (int i = 0; i < C; i++)
                 v[i] -= lns;
-            if (live)
-                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, 1.0f);
         } else {
 #pragma unroll
             for (int i = 0; i < C; i++) {
                 v[i] = hsm_exp(v[i], m);
                 s += v[i];
             }
-            s = hsm_warp_sum(s, W);
-            const float inv = 1.0f / s;
-            if (live)
-                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, 0, a.cols, lane, W, v, inv);
+            mul = 1.0f / hsm_warp_sum(s, W);
         }
+        T *yl = y + (live ? row : 0) * a.y_stride + w.lane * VEC;
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++)
+            if (p * W * VEC < n)
+                hsm_store<T, VEC>(yl + p * W * VEC, v + p * VEC, mul);
     }
 }
-/* The plain forward (LOG false) and log-softmax: the scalar kernels' body or the vector kernels'. */
 template <typename T, int VEC, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
 {
-    if constexpr (VEC == 1)
-        hsm_warp_scalar_body<T, C, LOG>(a);
+    if (a.group_width == HSM_WARP_SIZE)
+        hsm_warp_rows<T, VEC, C, HSM_WARP_SIZE, LOG>(a);
+    else if (a.group_width == HSM_WARP_SIZE / 2)
+        hsm_warp_rows<T, VEC, C, HSM_WARP_SIZE / 2, LOG>(a);
     else
-        hsm_warp_vec_body<T, VEC, C, LOG>(a);
+        hsm_warp_rows<T, VEC, C, 0, LOG>(a);
 }
 template <typename T, int VEC, int C>
 __device__ __forceinline__ void hsm_warp_log_body(const hsm_args a)
@@ -343,7 +301,7 @@ template <bool LOG> struct hsm_flat_out_of {
 /* One row of the span, in place: its softmax from shared memory (row: its first element; live: its
  * columns, or 0 for a group past the span's last row, which reads and writes nothing; cols: the
  * columns of every row, the same for all lanes of the warp). LOG: its log-softmax, (v - m) -
- * log(sum), v - m kept from the sum's exponents, as hsm_warp_vec_body's.
+ * log(sum), v - m kept from the sum's exponents, as hsm_warp_rows'.
  * The row's elements a pair at a time, from the 32-bit words that hold them, word lane + k W from
  * the one that holds the row's first element (off: 1 where that is the word's upper half). A word
  * wholly in the row is one shared-memory access and one conversion back. An element alone in a word

@@ -157,7 +157,7 @@ static int warp_scalar(const char *k)
     return u != NULL && u[1] == 's' && u[2] >= '1' && u[2] <= '9';
 }
 
-/* WARP's staged kernels (_flat): the plain forward of dense 16-bit rows of up to 512 columns whose
+/* WARP's staged kernels (_flat): the plain forward of dense 16-bit rows of up to 511 columns whose
  * rows are not all on 16 bytes, over 4 MB (x and y), on the fewest lanes of 16 elements that hold the
  * row (the kernel of that group width); smaller problems and fp32 rows take the scalar kernels
  * (plan.c's scalar_rows), rows on 16 bytes keep the vector kernels, padded rows the peeled or scalar

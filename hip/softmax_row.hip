@@ -88,6 +88,34 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
     }
 }
 
+/* Elements [E, B) of a pack of eight 16-bit values held as four words o (element e in half e % 2 of
+ * word e / 2), stored at q (element E's place), each in the widest store its place allows: element e
+ * lies (e - K) mod 8 elements past a 16-byte boundary (the _shift twins' y pack starts K elements into
+ * x's). One to three stores a span, where a 2-byte store an element took eight, each with its own
+ * predicate, in every pack of every lane. */
+template <int K, int E, int B>
+__device__ __forceinline__ void hsm_store_elems(uint16_t *q, const uint32_t *o)
+{
+    if constexpr (E < B) {
+        constexpr int off = (E - K + 8) % 8 * 2; /* bytes past the 16-byte boundary */
+        /* elements e and e + 1 as one word (e + 1 < 8) */
+        auto word = [&](int e) { return e % 2 ? o[e / 2] >> 16 | o[e / 2 + 1] << 16 : o[e / 2]; };
+        if constexpr (off % 8 == 0 && B - E >= 4) {
+            hsm_pack<uint32_t, 2> w;
+            w.v[0] = word(E);
+            w.v[1] = word(E + 2);
+            *reinterpret_cast<hsm_pack<uint32_t, 2> *>(q) = w;
+            hsm_store_elems<K, E + 4, B>(q + 4, o);
+        } else if constexpr (off % 4 == 0 && B - E >= 2) {
+            *reinterpret_cast<uint32_t *>(q) = word(E);
+            hsm_store_elems<K, E + 2, B>(q + 2, o);
+        } else {
+            *q = (uint16_t)(o[E / 2] >> (16 * (E % 2)));
+            hsm_store_elems<K, E + 1, B>(q + 1, o);
+        }
+    }
+}
+
 /* 16-bit rows held as stored: C values in C / 2 registers instead of C, so a 1024-thread block holds
  * twice the row (64K columns, 128 KiB, as many bytes as the fp32 kernels hold) and shorter rows leave
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
@@ -252,11 +280,14 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                             }
                             hsm_store16_streaming(dst + K, out);
                         }
+                        /* The elements no lane's y pack takes: the first K where no lane stores
+                         * this pack's (they end on 16 bytes), the rest where this lane stores none
+                         * (they start on 16 bytes), in the widest stores their places allow. */
                         uint16_t *h = reinterpret_cast<uint16_t *>(dst);
-#pragma unroll
-                        for (int j = 0; j < 8; j++)
-                            if (ok && (j < K ? !covered : !next))
-                                h[j] = (uint16_t)(o[j / 2] >> (16 * (j % 2)));
+                        if (ok && !covered)
+                            hsm_store_elems<K, 0, K>(h, o);
+                        if (ok && !next)
+                            hsm_store_elems<K, K, 8>(h + K, o);
                     }
                 }
             };

@@ -131,14 +131,20 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
     uint32_t w[4 * NP];
     /* Pack p of a thread lies p * step elements after its first: one base and one step, where 64-bit
      * addresses per pack would cost the registers the row needs. The row is laid out from its line as
-     * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (NP * step) on.
+     * in hsm_row_body: pack 0 of the lanes before the row's start moves one chunk (a block's packs) on.
      * Peeled (P), as hsm_row_body: a pack only where it lies wholly in the row, the output's layout
      * and the input in words where their offsets differ (hsm_load_words); S (the _shift twins, with P):
      * there the input's layout instead, 16-byte loads and stores both, and lanes pass each other the
      * elements of the output's packs that straddle theirs. S needs the registers of 64 a thread: as
      * the peeled kernels' caps hold them they spilled 24-230 bytes (sm_90), and at 64 the rows that
-     * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md). */
-    const int64_t first = (int64_t)threadIdx.x * 8, step = (int64_t)blockDim.x * 8;
+     * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md).
+     * S lays a warp's packs out one after another (pack p of lane l at (warp NP + p) warp + l packs):
+     * lane 31's pack p then ends where lane 0's pack p + 1 starts, and the output's packs that
+     * straddle them pass in the same shuffle; elsewhere a block's packs p lie side by side (pack p of
+     * thread t at p blockDim + t packs). */
+    const int64_t first = S ? ((int64_t)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE + threadIdx.x % HSM_WARP_SIZE) * 8
+                            : (int64_t)threadIdx.x * 8;
+    const int64_t step = S ? HSM_WARP_SIZE * 8 : (int64_t)blockDim.x * 8, chunk = (int64_t)blockDim.x * NP * 8;
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
@@ -150,7 +156,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             shift = (int)(((uintptr_t)yrow - (uintptr_t)xrow) % 16);
         const bool y_layout = !S && shift != 0;
         const int lead = hsm_line_lead<T, 8>(y_layout ? (const T *)yrow : xrow);
-        const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + NP * step : f0; /* pack 0's column */
+        const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + chunk : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
         const int64_t left = a.cols - f0 - (need - 1), left0 = a.cols - (need - 1);
@@ -236,39 +242,54 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             const auto eo = hsm_expo_norm<T>(ex, norm);
             /* K = 0: y's packs lie where the row's are. Else (S, y `shift` bytes past x's packs) y's
              * packs start K = (16 - shift) / 2 elements into x's: each lane stores the one that starts
-             * in its pack, with the next pack's first K elements from lane + 1 (a shuffle), and one at
-             * a time the elements no lane's y pack takes (the warp's ends, the row's first and last
-             * whole packs, pack 0's wrap). */
+             * in its pack, with the next pack's first K elements from lane + 1 (lane 31: from lane 0's
+             * next pack; a shuffle), and in one to three stores the elements no lane's y pack takes
+             * (the warp's two ends, the row's first and last whole packs, pack 0's wrap). */
             auto stores = [&](auto kk) {
                 constexpr int K = decltype(kk)::value, NB = (K + 1) / 2;
-                const int lane = (int)threadIdx.x % HSM_WARP_SIZE;
+                if constexpr (K == 0) {
 #pragma unroll
-                for (int p = 0; p < NP; p++) {
-                    const bool ok = p == 0 ? c0 < left0 : p * step < left;
-                    if (K == 0 && !ok)
-                        continue;
-                    float f[8];
+                    for (int p = 0; p < NP; p++) {
+                        if (!(p == 0 ? c0 < left0 : p * step < left))
+                            continue;
+                        float f[8];
 #pragma unroll
-                    for (int i = 0; i < 4; i++) {
-                        f[2 * i] = hsm_expo_out<T>(eo, hsm_lo_to_float(w[4 * p + i], T{}), norm);
-                        f[2 * i + 1] = hsm_expo_out<T>(eo, hsm_hi_to_float(w[4 * p + i], T{}), norm);
+                        for (int i = 0; i < 4; i++) {
+                            f[2 * i] = hsm_expo_out<T>(eo, hsm_lo_to_float(w[4 * p + i], T{}), norm);
+                            f[2 * i + 1] = hsm_expo_out<T>(eo, hsm_hi_to_float(w[4 * p + i], T{}), norm);
+                        }
+                        hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
                     }
-                    T *dst = p == 0 ? yrow + c0 : yr + p * step;
-                    if constexpr (K == 0) {
-                        hsm_store<T, 8>(dst, f, 1.0f);
-                    } else {
-                        uint32_t o[4], b[NB];
+                } else {
+                    const int lane = (int)threadIdx.x % HSM_WARP_SIZE;
+                    /* The outputs as stored words, in place of the inputs, a pack ahead: lane 0
+                     * passes pack p + 1's while the others pass pack p's. */
+                    auto out_words = [&](int p) {
 #pragma unroll
-                        for (int i = 0; i < 4; i++)
-                            o[i] = hsm_pair_from_float(f[2 * i], f[2 * i + 1], T{});
+                        for (int i = 4 * p; i < 4 * p + 4; i++)
+                            w[i] = hsm_pair_from_float(hsm_expo_out<T>(eo, hsm_lo_to_float(w[i], T{}), norm),
+                                                       hsm_expo_out<T>(eo, hsm_hi_to_float(w[i], T{}), norm), T{});
+                    };
+                    out_words(0);
 #pragma unroll
-                        for (int i = 0; i < NB; i++)
-                            b[i] = __float_as_uint(hsm_shfl_down(__uint_as_float(o[i]), 1));
-                        /* next: lane + 1 holds the next pack, in the row (not across pack 0's wrap);
-                         * covered: lane - 1 stores this pack's first K elements (its next). */
-                        const bool next = lane < HSM_WARP_SIZE - 1 &&
+                    for (int p = 0; p < NP; p++) {
+                        if (p + 1 < NP)
+                            out_words(p + 1);
+                        const bool ok = p == 0 ? c0 < left0 : p * step < left;
+                        const uint32_t *o = w + 4 * p;
+                        uint32_t b[NB];
+#pragma unroll
+                        for (int i = 0; i < NB; i++) {
+                            const uint32_t send = lane == 0 && p + 1 < NP ? w[4 * (p + 1) + i] : o[i];
+                            b[i] = __float_as_uint(hsm_shfl_idx(__uint_as_float(send), (lane + 1) % HSM_WARP_SIZE));
+                        }
+                        /* next: the lane after (lane 31: lane 0, one pack on) holds the next pack, in
+                         * the row (not across pack 0's wrap, not the next warp's); covered: the lane
+                         * before stores this pack's first K elements (its next). */
+                        const bool next = (lane < HSM_WARP_SIZE - 1 || p < NP - 1) &&
                                           (p > 0 ? p * step + 8 < left : (f0 >= 0 || f0 < -8) && c0 + 8 < left0);
-                        const bool covered = lane > 0 && (p > 0 || f0 < 0 || f0 >= 8);
+                        const bool covered = p > 0 || (lane > 0 && (f0 < 0 || f0 >= 8));
+                        T *dst = p == 0 ? yrow + c0 : yr + p * step;
                         if (ok && next) {
                             uint32_t out[4];
 #pragma unroll
@@ -280,9 +301,8 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                             }
                             hsm_store16_streaming(dst + K, out);
                         }
-                        /* The elements no lane's y pack takes: the first K where no lane stores
-                         * this pack's (they end on 16 bytes), the rest where this lane stores none
-                         * (they start on 16 bytes), in the widest stores their places allow. */
+                        /* The first K where no lane stores this pack's (they end on 16 bytes), the
+                         * rest where this lane stores none (they start on 16 bytes). */
                         uint16_t *h = reinterpret_cast<uint16_t *>(dst);
                         if (ok && !covered)
                             hsm_store_elems<K, 0, K>(h, o);

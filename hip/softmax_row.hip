@@ -137,13 +137,15 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * there the input's layout instead, 16-byte loads and stores both, and lanes pass each other the
      * elements of the output's packs that straddle theirs. S needs the registers of 64 a thread: as
      * the peeled kernels' caps hold them they spilled 24-230 bytes (sm_90), and at 64 the rows that
-     * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md).
-     * S lays a warp's packs out one after another (pack p of lane l at (warp NP + p) warp + l packs):
-     * lane 31's pack p then ends where lane 0's pack p + 1 starts, and the output's packs that
-     * straddle them pass in the same shuffle; elsewhere a block's packs p lie side by side (pack p of
-     * thread t at p blockDim + t packs). */
-    const int64_t first = S ? ((int64_t)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE + threadIdx.x % HSM_WARP_SIZE) * 8
-                            : (int64_t)threadIdx.x * 8;
+     * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md);
+     * since their warps' packs lie one after another (below), the p56 and p64 twins spill 24 and 40
+     * bytes there (sm_90), and still ran 1.02-1.17x as fast (h100-2026-11-27-shift-stores.md).
+     * Pack p of thread t is pack p blockDim + t of the row (a block's packs p side by side), except
+     * in S, where a warp's packs lie one after another: lane l of warp v takes pack (v NP + p) W + l
+     * (W lanes a warp). The last lane's pack p then ends where lane 0's pack p + 1 starts, and the
+     * output's pack that straddles them passes in the same shuffle as the others. */
+    const int64_t warp_first = (int64_t)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE;
+    const int64_t first = (S ? warp_first + threadIdx.x % HSM_WARP_SIZE : (int64_t)threadIdx.x) * 8;
     const int64_t step = S ? HSM_WARP_SIZE * 8 : (int64_t)blockDim.x * 8, chunk = (int64_t)blockDim.x * NP * 8;
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
@@ -242,8 +244,8 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             const auto eo = hsm_expo_norm<T>(ex, norm);
             /* K = 0: y's packs lie where the row's are. Else (S, y `shift` bytes past x's packs) y's
              * packs start K = (16 - shift) / 2 elements into x's: each lane stores the one that starts
-             * in its pack, with the next pack's first K elements from lane + 1 (lane 31: from lane 0's
-             * next pack; a shuffle), and in one to three stores the elements no lane's y pack takes
+             * in its pack, with the next pack's first K elements from lane + 1 (the last lane: from lane
+             * 0's next pack; a shuffle), and in one to three stores the elements no lane's y pack takes
              * (the warp's two ends, the row's first and last whole packs, pack 0's wrap). */
             auto stores = [&](auto kk) {
                 constexpr int K = decltype(kk)::value, NB = (K + 1) / 2;
@@ -283,9 +285,9 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                             const uint32_t send = lane == 0 && p + 1 < NP ? w[4 * (p + 1) + i] : o[i];
                             b[i] = __float_as_uint(hsm_shfl_idx(__uint_as_float(send), (lane + 1) % HSM_WARP_SIZE));
                         }
-                        /* next: the lane after (lane 31: lane 0, one pack on) holds the next pack, in
-                         * the row (not across pack 0's wrap, not the next warp's); covered: the lane
-                         * before stores this pack's first K elements (its next). */
+                        /* next: the lane after (the last lane: lane 0, one pack on) holds the next
+                         * pack, in the row (not across pack 0's wrap, not the next warp's); covered:
+                         * the lane before stores this pack's first K elements (its next). */
                         const bool next = (lane < HSM_WARP_SIZE - 1 || p < NP - 1) &&
                                           (p > 0 ? p * step + 8 < left : (f0 >= 0 || f0 < -8) && c0 + 8 < left0);
                         const bool covered = p > 0 || (lane > 0 && (f0 < 0 || f0 >= 8));

@@ -1,6 +1,9 @@
 /* plan.c: which kernel family and launch geometry serve a problem on this handle's device. The grid of
  * every family comes from the exact occupancy model (arch/) applied to the metadata of the kernel
- * that will run; plans are cached per (dtype, alignment, line alignment, forced family, rows, cols). */
+ * that will run (but ROW's and ONLINE's backward on large problems: a block a row,
+ * HSM_BLOCK_A_ROW_MIN_BYTES); plans are cached per (dtype, alignment, line alignment, forced family,
+ * rows, cols). */
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -44,6 +47,16 @@
 /* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */
 #define HSM_SPLIT_MAX_ROW_BLOCKS 1024
+/* ROW (and ONLINE's backward) launch a block a row, not a persistent grid of the blocks the SMs hold at
+ * once, where the input (x, or y for the backward) is this large: the kernels loop over rows gridDim.x
+ * apart either way, and with a block a row the rows still to come wait in the launch, each SM taking
+ * the next as soon as one of its blocks retires, where a persistent block issues its next row's loads
+ * only after its own reductions and stores. H100, same library, against the resident grid
+ * (bench/results/h100-2026-11-27-block-a-row.md): rows of 2K-32K columns 1.01-1.12x on 32 MB and more
+ * (bf16 4096 x 16384 1.09x, 99% of a same-size copy; fp32 4096 x 4096 1.06x; backward 1.01-1.07x;
+ * scale, masks and mixed dtypes 1.02-1.08x); on 8-16 MB problems 0.94-1.05x, so those stay resident.
+ * Not measured on AMD (no AMD GPU here): the same rule. */
+#define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 
 static int occupancy_smem(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block, size_t dyn)
 {
@@ -62,6 +75,9 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
+/* The most blocks a block-a-row grid takes (HSM_BLOCK_A_ROW_MIN_BYTES): its work-items within 31 bits
+ * (CDNA's dispatch counts work-items in 32); past that the blocks loop over the rows. */
+static int64_t block_a_row_cap(int block) { return (int64_t)INT32_MAX / block; }
 
 /* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
 
@@ -241,7 +257,9 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     out->block = pick_block;
     out->group_width = 0;
     out->blocks_per_row = 1;
-    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block));
+    out->grid = (int)min64(rows, rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES
+                                     ? block_a_row_cap(pick_block)
+                                     : (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block));
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -333,7 +351,12 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const h
     out->blocks_per_row = 1;
     out->cached_tiles = (int)g.cached;
     out->smem_bytes = (size_t)(g.cached * g.tile_bytes);
-    out->grid = (int)min64(rows, (int64_t)h->dev.num_cus * g.resident);
+    /* The full backward a block a row where it is large (HSM_BLOCK_A_ROW_MIN_BYTES says why): H100,
+     * same library, against the resident grid, bf16 4096 x 16384 softmax 1.07x, 32768 1.05x, log-softmax
+     * 16384-65536 1.00-1.03x, fp32 16384 and 32768 1.04-1.05x (bench/results/h100-2026-11-27-block-a-row.md). */
+    const int a_row =
+        q->kop == HSM_KOP_BWD && !q->one_pass && rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES;
+    out->grid = (int)min64(rows, a_row ? block_a_row_cap(block) : (int64_t)h->dev.num_cus * g.resident);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -704,7 +727,8 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
     return t;
 }
 
-/* The rows a block, at least, for ROW's _shift twins (plan_peeled). */
+/* The rows a resident block would take, at least, for ROW's _shift twins (plan_peeled): counted
+ * against the blocks the SMs hold at once, whatever the grid. */
 #define HSM_ROW_SHIFT_MIN_ROWS 16
 
 /* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
@@ -768,7 +792,8 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             hsm_req qt = qv;
             qt.peel = 2;
             const hsm_kernel_state *t =
-                q->kop == HSM_KOP_PLAIN && !q->same_offset && rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * out->grid
+                q->kop == HSM_KOP_PLAIN && !q->same_offset &&
+                        rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occupancy(h, out->ks, out->block)
                     ? twin_of(h, &qt, out->ks->k)
                     : NULL;
             if (t != NULL && occupancy(h, t, out->block) >= occupancy(h, out->ks, out->block))

@@ -332,6 +332,37 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* ROW's grid: a block a row where the input is 32 MB or more (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES),
+ * the blocks the device holds at once below that; the same for ONLINE's full backward. */
+static void test_block_a_row_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int bwd, a_row;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, 4096, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 1},   {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 1, 1}, {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
+                      HIPSOFTMAX_STATUS_SUCCESS);
+        if (info.family != HIPSOFTMAX_FAMILY_ROW && info.family != HIPSOFTMAX_FAMILY_ONLINE)
+            continue; /* another family's plan: its grid is not this rule's */
+        const long long resident = (long long)info.blocks_per_cu * info.num_cus;
+        const long long want = cases[i].a_row ? cases[i].rows : (resident < cases[i].rows ? resident : cases[i].rows);
+        if ((long long)info.grid != want) {
+            fprintf(stderr, "%lldx%lld (dtype %d, bwd %d): %s grid %d, want %lld (%d blocks/CU x %d CUs)\n",
+                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].bwd, info.kernel, info.grid, want,
+                    info.blocks_per_cu, info.num_cus);
+            failures++;
+        }
+    }
+}
+
 /* Every kernel in the library can be forced (hipsoftmax_set_kernel) and then plans some problem of its
  * dtype: a kernel the plan could never reach would go untested on the GPU (its per-kernel test skips
  * every shape it cannot plan, and fails when that is all of them). */
@@ -640,6 +671,7 @@ int main(void)
         test_stats_plan(h);
         test_log_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_block_a_row_plan(h);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

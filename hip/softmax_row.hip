@@ -1,6 +1,7 @@
-/* softmax_row.hip: the persistent row family (the Triton tutorial's kernel). A block holds one row in
- * registers, C elements per thread, reads it once and writes it once, then moves on to the row
- * `gridDim.x` further; the grid is sized from the kernel's occupancy so every block stays resident. */
+/* softmax_row.hip: the row family (the Triton tutorial's kernel). A block holds one row in registers,
+ * C elements per thread, reads it once and writes it once, then moves on to the row `gridDim.x`
+ * further: the plan launches a block a row on large problems, and the blocks the SMs hold at once
+ * (sized from the kernel's occupancy) on small ones (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES). */
 #include "softmax_ops.h"
 
 #define HSM_ROW_MAX_BLOCK 1024

@@ -344,6 +344,7 @@ static void test_block_a_row_plan(hipsoftmax_handle h)
                  {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 1},   {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 1, 1}, {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 0}};
+    int checked = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -352,6 +353,7 @@ static void test_block_a_row_plan(hipsoftmax_handle h)
                       HIPSOFTMAX_STATUS_SUCCESS);
         if (info.family != HIPSOFTMAX_FAMILY_ROW && info.family != HIPSOFTMAX_FAMILY_ONLINE)
             continue; /* another family's plan: its grid is not this rule's */
+        checked++;
         const long long resident = (long long)info.blocks_per_cu * info.num_cus;
         const long long want = cases[i].a_row ? cases[i].rows : (resident < cases[i].rows ? resident : cases[i].rows);
         if ((long long)info.grid != want) {
@@ -360,6 +362,10 @@ static void test_block_a_row_plan(hipsoftmax_handle h)
                     info.blocks_per_cu, info.num_cus);
             failures++;
         }
+    }
+    if (checked < 4) { /* the forward's four ROW shapes at least, on every target */
+        fprintf(stderr, "block a row: only %d ROW or ONLINE plans among the cases\n", checked);
+        failures++;
     }
 }
 

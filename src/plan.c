@@ -75,9 +75,15 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
-/* The most blocks a block-a-row grid takes (HSM_BLOCK_A_ROW_MIN_BYTES): its work-items within 31 bits
- * (CDNA's dispatch counts work-items in 32); past that the blocks loop over the rows. */
-static int64_t block_a_row_cap(int block) { return (int64_t)INT32_MAX / block; }
+/* The grid of a family whose blocks loop over rows (ROW, ONLINE): a block a row where the input is
+ * HSM_BLOCK_A_ROW_MIN_BYTES or more and `a_row` allows it, its work-items within 31 bits (CDNA's
+ * dispatch counts work-items in 32; past that the blocks loop), else `resident` blocks; never more
+ * blocks than rows. */
+static int row_grid(const hsm_req *q, int64_t rows, int64_t cols, int block, int64_t resident, int a_row)
+{
+    const int large = a_row && rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES;
+    return (int)min64(rows, large ? (int64_t)INT32_MAX / block : resident);
+}
 
 /* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
 
@@ -257,9 +263,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     out->block = pick_block;
     out->group_width = 0;
     out->blocks_per_row = 1;
-    out->grid = (int)min64(rows, rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES
-                                     ? block_a_row_cap(pick_block)
-                                     : (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block));
+    out->grid = row_grid(q, rows, cols, pick_block, (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block), 1);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -354,9 +358,8 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const h
     /* The full backward a block a row where it is large (HSM_BLOCK_A_ROW_MIN_BYTES says why): H100,
      * same library, against the resident grid, bf16 4096 x 16384 softmax 1.07x, 32768 1.05x, log-softmax
      * 16384-65536 1.00-1.03x, fp32 16384 and 32768 1.04-1.05x (bench/results/h100-2026-11-27-block-a-row.md). */
-    const int a_row =
-        q->kop == HSM_KOP_BWD && !q->one_pass && rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES;
-    out->grid = (int)min64(rows, a_row ? block_a_row_cap(block) : (int64_t)h->dev.num_cus * g.resident);
+    out->grid = row_grid(q, rows, cols, block, (int64_t)h->dev.num_cus * g.resident,
+                         q->kop == HSM_KOP_BWD && !q->one_pass);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /* plan.c: which kernel family and launch geometry serve a problem on this handle's device. The grid of
  * every family comes from the exact occupancy model (arch/) applied to the metadata of the kernel
- * that will run (but ROW's and ONLINE's backward on large problems: a block a row,
- * HSM_BLOCK_A_ROW_MIN_BYTES); plans are cached per (dtype, alignment, line alignment, forced family,
+ * that will run (but ROW's, ONLINE's backward's and CHANNEL's on large problems: a block a row or
+ * tile, HSM_BLOCK_A_ROW_MIN_BYTES); plans are cached per (dtype, alignment, line alignment, forced family,
  * rows, cols). */
 #include <stdint.h>
 #include <string.h>
@@ -55,6 +55,9 @@
  * (bench/results/h100-2026-11-27-block-a-row.md): rows of 2K-32K columns 1.01-1.12x on 32 MB and more
  * (bf16 4096 x 16384 1.09x, 99% of a same-size copy; fp32 4096 x 4096 1.06x; backward 1.01-1.07x;
  * scale, masks and mixed dtypes 1.02-1.08x); on 8-16 MB problems 0.94-1.05x, so those stay resident.
+ * CHANNEL's kernels loop over tiles (or groups of them) the same way, and take the same rule, a block
+ * a unit of work (bench/results/h100-2026-11-27-channel-grid.md): bf16 tile kernels 1.07-1.13x on
+ * 64-80 MB tensors, fp32's vr16 backward 1.08-1.16x, fp32's forward unchanged; 0.96-1.03x on 4-22 MB.
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 
@@ -75,14 +78,27 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
-/* The grid of a family whose blocks loop over rows (ROW, ONLINE): a block a row where the input is
- * HSM_BLOCK_A_ROW_MIN_BYTES or more and `a_row` allows it, its work-items within 31 bits (CDNA's
- * dispatch counts work-items in 32; past that the blocks loop), else `resident` blocks; never more
- * blocks than rows. */
+/* The grid of a family whose blocks loop over units of work gridDim.x apart (ROW's and ONLINE's rows,
+ * CHANNEL's tiles): a block a unit where the input is `bytes`, HSM_BLOCK_A_ROW_MIN_BYTES or more, its
+ * work-items within 31 bits (CDNA's dispatch counts work-items in 32; past that the blocks loop; it
+ * also keeps CHANNEL's word kernels' 32-bit step, gridDim.x x tiles a block, exact), else `resident`
+ * blocks; never more blocks than units. */
+static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident)
+{
+    return (int)min64(units, bytes >= HSM_BLOCK_A_ROW_MIN_BYTES ? (int64_t)INT32_MAX / block : resident);
+}
+
+/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large. */
 static int row_grid(const hsm_req *q, int64_t rows, int64_t cols, int block, int64_t resident, int a_row)
 {
-    const int large = a_row && rows * cols * elem_bytes(q->dt) >= HSM_BLOCK_A_ROW_MIN_BYTES;
-    return (int)min64(rows, large ? (int64_t)INT32_MAX / block : resident);
+    return work_grid(a_row ? rows * cols * elem_bytes(q->dt) : 0, rows, block, resident);
+}
+
+/* CHANNEL's: a block a unit (a tile, or a block's group of tiles) where the tensor is large. */
+static int channel_grid(const hsm_req *q, int64_t outer, int64_t c, int64_t inner, int64_t units, int64_t block,
+                        int64_t resident)
+{
+    return work_grid(outer * c * inner * elem_bytes(q->dt), units, (int)block, resident);
 }
 
 /* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
@@ -630,7 +646,7 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     out->channel_warps = (int)g;
     out->channel_lanes = (int)it;
     out->smem_bytes = smem;
-    out->grid = (int)min64(ceil_div(tiles, groups), (int64_t)h->dev.num_cus * bpc);
+    out->grid = channel_grid(q, rows, cols, inner, ceil_div(tiles, groups), block, (int64_t)h->dev.num_cus * bpc);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -880,7 +896,7 @@ static hipsoftmax_status plan_channel_tile(const struct hipsoftmax_context *h, c
     out->channel_warps = 1;
     out->channel_lanes = (int)w;
     out->smem_bytes = (size_t)smem;
-    out->grid = (int)min64(tiles, (int64_t)h->dev.num_cus * bpc);
+    out->grid = channel_grid(q, rows, cols, inner, tiles, block, (int64_t)h->dev.num_cus * bpc);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -935,7 +951,7 @@ static hipsoftmax_status plan_channel_word(const struct hipsoftmax_context *h, c
     out->channel_warps = (int)g;
     out->channel_lanes = (int)warp;
     out->smem_bytes = smem;
-    out->grid = (int)min64(ceil_div(rows * tps, groups), (int64_t)h->dev.num_cus * bpc);
+    out->grid = channel_grid(q, rows, cols, inner, ceil_div(rows * tps, groups), block, (int64_t)h->dev.num_cus * bpc);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

@@ -2,7 +2,8 @@
  * one check per bad-input class (sizes, overflow of outer * C * inner, strides, masks, statistics,
  * alignment, overlap), the calls that must reach the device check, and the plans: inner 1 takes the
  * row families, inner > 1 CHANNEL's kernels, a forced family that cannot serve says so, and every
- * plan's grid is resident on the device. Offline handles; host buffers the library must not touch. */
+ * plan's grid resident on the device or, on 32 MB and more, a block a unit of work. Offline handles;
+ * host buffers the library must not touch. */
 #define HIPSOFTMAX_EXPERIMENTAL
 #include <hipsoftmax/hipsoftmax.h>
 
@@ -109,14 +110,15 @@ static hipsoftmax_status plan(hipsoftmax_handle h, hipsoftmax_dtype dt, int64_t 
     return bwd ? hipsoftmax_get_backward_plan(h, &p, info) : hipsoftmax_get_plan(h, &p, info);
 }
 
-/* The acceptance shapes' plans: CHANNEL for inner > 1, a row family for inner 1, every grid resident
- * and positive, blocks within the kernel's bound. */
+/* The acceptance shapes' plans: CHANNEL for inner > 1, a row family for inner 1, every grid positive
+ * and resident or (32 MB and more) a block a unit of work, blocks within the kernel's bound. */
 static void test_plans(hipsoftmax_handle h)
 {
     static const int64_t inners[] = {1, 2, 3, 7, 31, 32, 33, 4096, 16384};
     static const int64_t cs[] = {1, 2, 21, 150, 1000, 50000};
     static const int64_t outers[] = {1, 7, 1024};
     static const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+    int large = 0;
     for (size_t d = 0; d < 3; d++)
         for (size_t a = 0; a < sizeof inners / sizeof inners[0]; a++)
             for (size_t b = 0; b < sizeof cs / sizeof cs[0]; b++)
@@ -126,10 +128,15 @@ static void test_plans(hipsoftmax_handle h)
                         EXPECT_STATUS(plan(h, dts[d], outers[o], cs[b], inners[a], bwd, &info),
                                       HIPSOFTMAX_STATUS_SUCCESS);
                         const int channel = info.family == HIPSOFTMAX_FAMILY_CHANNEL;
-                        /* CHANNEL's grid is its resident blocks; a row family's (inner 1) at most that
-                         * or a block a row (ROW's) */
+                        /* A grid is its resident blocks, or on 32 MB and more a block a unit of work:
+                         * a row (a row family, inner 1), a tile of CHANNEL (at most outer x inner) */
                         const long long resident = (long long)info.blocks_per_cu * info.num_cus;
-                        const long long most = channel || resident > outers[o] ? resident : outers[o];
+                        const long long bytes = (long long)outers[o] * cs[b] * inners[a] *
+                                                (dts[d] == HIPSOFTMAX_DTYPE_F32 ? 4 : 2);
+                        const long long units = outers[o] * inners[a];
+                        const long long most = bytes >= (32ll << 20) && units > resident ? units : resident;
+                        if (channel && bytes >= (32ll << 20) && info.grid > resident)
+                            large++;
                         if (channel != (inners[a] > 1) || info.grid <= 0 || info.block <= 0 || info.block > 1024 ||
                             (long long)info.grid > most) {
                             fprintf(stderr, "plan %lldx%lldx%lld dtype %d bwd %d: family %d %s grid %d block %d, %d/CU\n",
@@ -138,6 +145,12 @@ static void test_plans(hipsoftmax_handle h)
                             failures++;
                         }
                     }
+    /* the block-a-tile grid is reached (the test would pass vacuously otherwise): 16 x 150 x 16384
+     * and 1024 x 150 x 4096 in every dtype, forward and backward, at least */
+    if (large < 6) {
+        fprintf(stderr, "CHANNEL plans on 32 MB and more with a grid past the resident blocks: %d\n", large);
+        failures++;
+    }
     /* C longer than the register kernels hold streams it */
     hipsoftmax_plan_info info;
     EXPECT_STATUS(plan(h, HIPSOFTMAX_DTYPE_F32, 4, 50000, 4096, 0, &info), HIPSOFTMAX_STATUS_SUCCESS);

@@ -56,8 +56,10 @@
  * (bf16 4096 x 16384 1.09x, 99% of a same-size copy; fp32 4096 x 4096 1.06x; backward 1.01-1.07x;
  * scale, masks and mixed dtypes 1.02-1.08x); on 8-16 MB problems 0.94-1.05x, so those stay resident.
  * CHANNEL's kernels loop over tiles (or groups of them) the same way, and take the same rule, a block
- * a unit of work (bench/results/h100-2026-11-27-channel-grid.md): bf16 tile kernels 1.07-1.13x on
- * 64-80 MB tensors, fp32's vr16 backward 1.08-1.16x, fp32's forward unchanged; 0.96-1.03x on 4-22 MB.
+ * a unit of work (bench/results/h100-2026-11-27-channel-grid.md, against the resident grid): 16-bit
+ * tile kernels 1.02-1.15x on 32 MB and more, fp32 backward 1.02-1.10x, fp32 word forward at C = 32
+ * and 128 1.12-1.15x, at C = 64 and 150 unchanged; on 4-22 MB tensors the same grid went 0.96-1.03x
+ * (h100-2026-11-27-tries.md part 7), so those stay resident.
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 

@@ -118,6 +118,7 @@ static void test_plans(hipsoftmax_handle h)
     static const int64_t cs[] = {1, 2, 21, 150, 1000, 50000};
     static const int64_t outers[] = {1, 7, 1024};
     static const hipsoftmax_dtype dts[] = {HIPSOFTMAX_DTYPE_F32, HIPSOFTMAX_DTYPE_F16, HIPSOFTMAX_DTYPE_BF16};
+    const long long large_bytes = 32ll << 20; /* the library's block-a-unit floor (plan.c) */
     int large = 0;
     for (size_t d = 0; d < 3; d++)
         for (size_t a = 0; a < sizeof inners / sizeof inners[0]; a++)
@@ -134,8 +135,8 @@ static void test_plans(hipsoftmax_handle h)
                         const long long bytes = (long long)outers[o] * cs[b] * inners[a] *
                                                 (dts[d] == HIPSOFTMAX_DTYPE_F32 ? 4 : 2);
                         const long long units = outers[o] * inners[a];
-                        const long long most = bytes >= (32ll << 20) && units > resident ? units : resident;
-                        if (channel && bytes >= (32ll << 20) && info.grid > resident)
+                        const long long most = bytes >= large_bytes && units > resident ? units : resident;
+                        if (channel && bytes >= large_bytes && info.grid > resident)
                             large++;
                         if (channel != (inners[a] > 1) || info.grid <= 0 || info.block <= 0 || info.block > 1024 ||
                             (long long)info.grid > most) {

@@ -332,6 +332,47 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* Few rows (64: fewer than two a CU/SM on every target) of up to 64 KB of x take ROW, a block a row, in
+ * every forward but those reading each row once (plan.c's HSM_FEW_ROWS_ROW_MAX_BYTES): the plain
+ * softmax, the log-softmax on ROW's _log kernel, scale and mixed dtypes; longer rows, and the
+ * backward, keep SPLIT. */
+static void test_few_rows_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long cols;
+        hipsoftmax_family want;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, HIPSOFTMAX_FAMILY_ROW},
+                 {HIPSOFTMAX_DTYPE_F32, 12344, HIPSOFTMAX_FAMILY_ROW},
+                 {HIPSOFTMAX_DTYPE_F32, 16384, HIPSOFTMAX_FAMILY_ROW},
+                 {HIPSOFTMAX_DTYPE_F32, 16392, HIPSOFTMAX_FAMILY_SPLIT},
+                 {HIPSOFTMAX_DTYPE_BF16, 32768, HIPSOFTMAX_FAMILY_ROW},
+                 {HIPSOFTMAX_DTYPE_BF16, 65536, HIPSOFTMAX_FAMILY_SPLIT}};
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int v = 0; v < 4; v++) { /* plain, log-softmax, scale, the other output dtype */
+            hipsoftmax_problem p;
+            hipsoftmax_problem_init(&p, cases[i].dt, 64, cases[i].cols);
+            if (v == 1)
+                p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+            if (v == 2)
+                p.scale = 0.125f;
+            if (v == 3)
+                p.y_dtype = cases[i].dt == HIPSOFTMAX_DTYPE_F32 ? HIPSOFTMAX_DTYPE_BF16 : HIPSOFTMAX_DTYPE_F32;
+            EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+            const size_t n = strlen(info.kernel);
+            if (info.family != cases[i].want || (v == 1 && (n < 4 || strcmp(info.kernel + n - 4, "_log") != 0))) {
+                fprintf(stderr, "few rows 64x%lld (%d): %s\n", cases[i].cols, v, info.kernel);
+                failures++;
+            }
+        }
+        hipsoftmax_problem p;
+        hipsoftmax_problem_init(&p, cases[i].dt, 64, cases[i].cols);
+        EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT(info.family == HIPSOFTMAX_FAMILY_SPLIT);
+    }
+}
+
 /* ROW's grid: a block a row where the input is 32 MB or more (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES),
  * the blocks the device holds at once below that; the same for ONLINE's full backward. */
 static void test_block_a_row_plan(hipsoftmax_handle h)
@@ -676,6 +717,7 @@ int main(void)
         test_plan(h);
         test_stats_plan(h);
         test_log_plan(h);
+        test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_block_a_row_plan(h);
         test_forced_kernels(h);

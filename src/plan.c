@@ -35,7 +35,7 @@
  *   bf16 and fp16 N=144K..512K: 76-82%, ONLINE 63-80%). ONLINE is what serves them where a
  *   cooperative launch is not available.
  * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row; in the
- *   plain forward and log-softmax, only rows longer than HSM_FEW_ROWS_ROW_MAX_BYTES (ROW below). */
+ *   forward but its one-pass calls, only rows longer than HSM_FEW_ROWS_ROW_MAX_BYTES (ROW below). */
 #define HSM_WARP_MAX_COLS 512
 #define HSM_WARP_TWO_ROW_COLS 256        /* two_rows_a_warp */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
@@ -46,12 +46,14 @@
 #define HSM_ROW_ALONE_MIN_BYTES_16 (88 << 10) /* rows ROW may serve with one block per SM */
 #define HSM_ROW_ALONE_MIN_BYTES_F32 (84 << 10)
 /* Few rows (fewer than HSM_MANY_ROWS_PER_CU a SM) of up to this many bytes of x: ROW, a block a row,
- * not SPLIT, in the plain forward and log-softmax. H100, one process, each family forced on 8 to 256
- * rows, two rounds, the faster of each (bench/results/h100-2026-11-28-few-rows.md): rows of 64 KB or
- * less (fp32 4096-16384 columns, bf16 4096-32768) 0.99-1.42x on ROW, median 1.15x fp32 and 1.21x
- * bf16 (fp32 128 x 12344 log-softmax 12.9 us against 14.8); longer rows, on 1024-thread ROW blocks or
- * one block a SM, 0.83-1.08x, median 0.95x bf16 and 0.99x fp32 (bf16 8 x 65536 softmax 11.3 us on
- * SPLIT, 13.3 on ROW), and stay on SPLIT. */
+ * not SPLIT, in every forward but the one-pass calls (statistics alone, or given). H100, one process,
+ * each family forced on 8 to 256 rows, two rounds, the faster of each (bench/results/
+ * h100-2026-11-28-few-rows.md): softmax and log-softmax rows of 64 KB or less (fp32 4096-16384
+ * columns, bf16 4096-32768) 0.99-1.42x on ROW, median 1.15x fp32 and 1.21x bf16 (fp32 128 x 12344
+ * log-softmax 12.9 us against 14.8); longer rows, on 1024-thread ROW blocks or one block a SM,
+ * 0.83-1.66x, median 0.95x bf16 and 0.99x fp32 (bf16 8 x 65536 softmax 11.3 us on SPLIT, 13.3 on
+ * ROW), and stay on SPLIT. Against the library before: scale and mixed dtypes 0.84-2.45x (behind on
+ * bf16 8 x 32768 and 64 x 4096, 0.84-0.94). The backward keeps its plan (that file says why). */
 #define HSM_FEW_ROWS_ROW_MAX_BYTES (64 << 10)
 /* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */

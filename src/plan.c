@@ -53,7 +53,7 @@
  * log-softmax 12.9 us against 14.8); longer rows, on 1024-thread ROW blocks or one block a SM,
  * 0.83-1.66x, median 0.95x bf16 and 0.99x fp32 (bf16 8 x 65536 softmax 11.3 us on SPLIT, 13.3 on
  * ROW), and stay on SPLIT. Against the library before: scale and mixed dtypes 0.84-2.45x (behind on
- * bf16 8 x 32768 and 64 x 4096, 0.84-0.94). The backward keeps its plan (that file says why). */
+ * bf16 8 x 32768 and 64 x 4096, 0.84-0.94). The backward keeps its plan (the results file says why). */
 #define HSM_FEW_ROWS_ROW_MAX_BYTES (64 << 10)
 /* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */

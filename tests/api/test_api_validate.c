@@ -157,6 +157,13 @@ static int warp_scalar(const char *k)
     return u != NULL && u[1] == 's' && u[2] >= '1' && u[2] <= '9';
 }
 
+/* Whether kernel k is one of the _log kernels (the plain log-softmax's). */
+static int log_kernel(const char *k)
+{
+    const size_t n = strlen(k);
+    return n > 4 && strcmp(k + n - 4, "_log") == 0;
+}
+
 /* WARP's staged kernels (_flat): the plain forward of dense 16-bit rows of up to 511 columns whose
  * rows are not all on 16 bytes, over 4 MB (x and y), on the fewest lanes of 16 elements that hold the
  * row (the kernel of that group width); smaller problems and fp32 rows take the scalar kernels
@@ -273,17 +280,16 @@ static void test_log_plan(hipsoftmax_handle h)
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &lg), HIPSOFTMAX_STATUS_SUCCESS);
         p.scale = 0.5f;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &fw), HIPSOFTMAX_STATUS_SUCCESS);
-        const size_t n = strlen(lg.kernel);
-        const int log_kernel = n > 4 && strcmp(lg.kernel + n - 4, "_log") == 0;
-        if (log_kernel ? lg.family != fw.family : strcmp(lg.kernel, fw.kernel) != 0) {
+        const int is_log = log_kernel(lg.kernel);
+        if (is_log ? lg.family != fw.family : strcmp(lg.kernel, fw.kernel) != 0) {
             fprintf(stderr, "log-softmax %lldx%lld: %s, the forward with options %s\n", cases[i].rows, cases[i].cols,
                     lg.kernel, fw.kernel);
             failures++;
         }
         if (cases[i].warp_log == 2)
-            EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && strstr(lg.kernel, "_flat_w") != NULL && log_kernel);
+            EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && strstr(lg.kernel, "_flat_w") != NULL && is_log);
         if (cases[i].warp_log == 3)
-            EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && warp_scalar(lg.kernel) && log_kernel);
+            EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && warp_scalar(lg.kernel) && is_log);
         if (cases[i].warp_log == 1) {
             char want[sizeof fw.kernel];
             snprintf(want, sizeof want, "%s", fw.kernel);
@@ -360,8 +366,7 @@ static void test_few_rows_plan(hipsoftmax_handle h)
             if (v == 3)
                 p.y_dtype = cases[i].dt == HIPSOFTMAX_DTYPE_F32 ? HIPSOFTMAX_DTYPE_BF16 : HIPSOFTMAX_DTYPE_F32;
             EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-            const size_t n = strlen(info.kernel);
-            if (info.family != cases[i].want || (v == 1 && (n < 4 || strcmp(info.kernel + n - 4, "_log") != 0))) {
+            if (info.family != cases[i].want || (v == 1 && !log_kernel(info.kernel))) {
                 fprintf(stderr, "few rows 64x%lld (%d): %s\n", cases[i].cols, v, info.kernel);
                 failures++;
             }

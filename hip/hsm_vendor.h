@@ -241,6 +241,11 @@ __device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
     typedef unsigned int u4 __attribute__((ext_vector_type(4)));
     *(u4 *)smem = *(const u4 *)gmem;
 }
+/* 16 bytes to shared memory (16-byte aligned) in one store. */
+__device__ __forceinline__ void hsm_store16_shared(void *smem, uint4 v) { *(uint4 *)smem = v; }
+/* Keeps the loads issued before it ahead of the shared-memory stores after it (the NVIDIA side's
+ * reason). No-op here: not measured on AMD. */
+__device__ __forceinline__ void hsm_loads_before_stores(void) {}
 /* Closes a group of this thread's hsm_copy16_async copies; see hsm_copy_async_wait_pending. */
 __device__ __forceinline__ void hsm_copy_async_commit(void) {}
 /* Waits until at most `n` of this thread's committed groups are still in flight; the thread may then
@@ -342,6 +347,20 @@ __device__ __forceinline__ void hsm_copy16_async(void *smem, const void *gmem)
     const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
 }
+/* 16 bytes to shared memory (16-byte aligned) in one st.shared.v4: a uint4 loaded under a condition
+ * reached the store as four 32-bit values, and the compiler stored them one by one (PTX of CHANNEL's
+ * tile staging, hsm_ch_stage_store). */
+__device__ __forceinline__ void hsm_store16_shared(void *smem, uint4 v)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(s), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
+}
+/* Keeps the loads issued before it ahead of the shared-memory stores after it, which no memory access
+ * crosses a warp barrier: every thread of the warp calls it. Without it, ptxas put each 16-byte
+ * store right after its load when the stores were predicated (CHANNEL's tile staging), so a thread's
+ * later loads waited for its earlier ones (bf16 forward 0.88x). */
+__device__ __forceinline__ void hsm_loads_before_stores(void) { __syncwarp(); }
 /* Closes a group of this thread's hsm_copy16_async copies; see hsm_copy_async_wait_pending. */
 __device__ __forceinline__ void hsm_copy_async_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 /* Waits until at most `n` of this thread's committed groups are still in flight; the thread may then

@@ -509,13 +509,53 @@ __device__ __forceinline__ void hsm_ch_bwd_body(const hsm_args &a)
  * blocks a SM), and one of 16 single elements each spilled 48 bytes. */
 template <int V, bool TWO> struct hsm_ch_tile_loads { static constexpr int n = (V > 1 ? 8 : 16) / (TWO ? 2 : 1); };
 
+/* A staged pack of V elements of T. */
+template <typename T, int V, bool WORDS = sizeof(T) == 2 && V % 8 == 0> struct hsm_ch_staged {
+    hsm_raw<T, V> r;
+};
+/* A pack of 16-bit elements in whole 16-byte words is held as words: the staging only moves it. Held
+ * as 16-bit elements, each pack's store to the tile after the batch's first was split into 2- and
+ * 4-byte stores with the halves' moves around them (PTX of the bf16 forward; ncu: 20 shared stores a
+ * warp and tile where five packs were put). fp32 packs are stored whole as they are (held as words,
+ * the fp32 forward spilled 8 bytes). */
+template <typename T, int V> struct hsm_ch_staged<T, V, true> {
+    uint4 w[sizeof(T) * V / 16];
+};
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_stage_load(hsm_ch_staged<T, V, false> &s, const T *p)
+{
+    hsm_raw_load<T, V>(s.r, p);
+}
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_stage_load(hsm_ch_staged<T, V, true> &s, const T *p)
+{
+#pragma unroll
+    for (int u = 0; u < (int)(sizeof(T) * V / 16); u++)
+        s.w[u] = reinterpret_cast<const uint4 *>(p)[u];
+}
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_stage_store(const hsm_ch_staged<T, V, false> &s, T *t)
+{
+    constexpr int P = hsm_piece<T, V>::n;
+#pragma unroll
+    for (int u = 0; u < V / P; u++)
+        *reinterpret_cast<hsm_pack<T, P> *>(t + u * P) = s.r.piece[u];
+}
+template <typename T, int V>
+__device__ __forceinline__ void hsm_ch_stage_store(const hsm_ch_staged<T, V, true> &s, T *t)
+{
+#pragma unroll
+    for (int u = 0; u < (int)(sizeof(T) * V / 16); u++)
+        hsm_store16_shared(reinterpret_cast<uint4 *>(t) + u, s.w[u]);
+}
+
 /* One batch in registers: L packs of src (and of src2). Where dy's elements are wider than y's (fp32
  * dy, 16-bit y), fewer, so the batch holds as many registers as with dy in y's dtype: a kernel's
  * registers are those of its widest dy, and the kernels are held to 64 (HSM_CH_TILE). */
 template <typename T, typename TD, int V, bool TWO> struct hsm_ch_batch {
     static constexpr int L = hsm_ch_tile_loads<V, TWO>::n / (TWO && sizeof(TD) > sizeof(T) ? sizeof(TD) / sizeof(T) : 1);
-    hsm_raw<T, V> r[L];
-    hsm_raw<TD, V> r2[TWO ? L : 1];
+    hsm_ch_staged<T, V> r[L];
+    hsm_ch_staged<TD, V> r2[TWO ? L : 1];
 };
 
 /* A tile's shape in packs: pack q is position q >> psh, columns (q & (2^psh - 1)) * V. The plan's W
@@ -536,9 +576,9 @@ __device__ __forceinline__ void hsm_ch_fetch(hsm_ch_batch<T, TD, V, TWO> &b, con
 #pragma unroll
     for (int l = 0; l < b.L; l++) {
         if (c + l * cstep < cl) {
-            hsm_raw_load<T, V>(b.r[l], p);
+            hsm_ch_stage_load<T, V>(b.r[l], p);
             if (TWO)
-                hsm_raw_load<TD, V>(b.r2[TWO ? l : 0], p2);
+                hsm_ch_stage_load<TD, V>(b.r2[TWO ? l : 0], p2);
         }
         p += step;
         if (TWO)
@@ -551,18 +591,12 @@ template <typename T, typename TD, int V, bool TWO>
 __device__ __forceinline__ void hsm_ch_put(const hsm_ch_batch<T, TD, V, TWO> &b, T *t, TD *t2, int tstep, int c,
                                            int cstep, int cl)
 {
-    constexpr int P = hsm_piece<T, V>::n, P2 = hsm_piece<TD, V>::n;
 #pragma unroll
     for (int l = 0; l < b.L; l++) {
         if (c + l * cstep < cl) {
-#pragma unroll
-            for (int u = 0; u < V / P; u++)
-                *reinterpret_cast<hsm_pack<T, P> *>(t + l * tstep + u * P) = b.r[l].piece[u];
-            if (TWO) {
-#pragma unroll
-                for (int u = 0; u < V / P2; u++)
-                    *reinterpret_cast<hsm_pack<TD, P2> *>(t2 + l * tstep + u * P2) = b.r2[TWO ? l : 0].piece[u];
-            }
+            hsm_ch_stage_store<T, V>(b.r[l], t + l * tstep);
+            if (TWO)
+                hsm_ch_stage_store<TD, V>(b.r2[TWO ? l : 0], t2 + l * tstep);
         }
     }
 }
@@ -613,6 +647,7 @@ __device__ __forceinline__ void hsm_ch_tiles(const hsm_args &a, const T *x, T *t
         __syncthreads(); /* the previous tile's readers are done with the shared memory */
         for (int c = ct; c - ct < C; c += bstep) {
             hsm_ch_fetch<T, TD, V, TWO>(b, src, src2, step, c, cstep, cl);
+            hsm_loads_before_stores(); /* every thread of the block runs as many batches */
             hsm_ch_put<T, TD, V, TWO>(b, tile + (c << wsh) + j, TWO ? tile2 + (c << wsh) + j : tile2, tstep, c, cstep, cl);
             src += (int64_t)b.L * step;
             if (TWO)
@@ -733,8 +768,9 @@ __device__ __forceinline__ void hsm_ch_tile_fold(float *v, float *red, const hsm
 }
 
 /* The forward's outputs (MODE as in hsm_epi_value) of the thread's n positions from q of the tile,
- * to y in To; BLEND: alpha and beta apply (a branch out of the loop). */
-template <typename T, typename To, int RV, int MODE, bool BLEND>
+ * to y in To; BLEND: alpha and beta apply (a branch out of the loop); F: 16-bit softmax outputs take
+ * the exponent as one FFMA, as the sum did (hsm_ch_tile_sum). */
+template <typename T, typename To, int RV, int MODE, bool BLEND, bool F>
 __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_ch_tile_map &m, To *y, const T *q,
                                                   const hsm_epi *e)
 {
@@ -744,17 +780,18 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
      * (hsm_norm_of, hsm_exp_norm; 1 / S = 0 for an empty column under safe rows gives -inf, so 0,
      * as before). */
     constexpr bool NORM = MODE == HSM_FROM_U_SOFTMAX && sizeof(To) == 2;
+    static_assert(!F || NORM, "F: 16-bit softmax outputs");
     float norm[RV];
 #pragma unroll
     for (int u = 0; u < RV; u++)
-        norm[u] = NORM ? hsm_log2(e[u].inv) : 0.0f;
+        norm[u] = NORM ? hsm_expo_norm<To>(hsm_expo_of<F>(e[u].m, e[u].k), hsm_log2(e[u].inv)).c : 0.0f;
 #pragma unroll 4
     for (int i = 0; i < m.n; i++) {
         float v[RV], o[RV];
         hsm_ch_get<T, RV>(q + i * qstep, v);
 #pragma unroll
         for (int u = 0; u < RV; u++)
-            o[u] = NORM ? hsm_exp_norm<To>(v[u], e[u].m, norm[u], e[u].k) : hsm_epi_value<MODE>(v[u], e[u]);
+            o[u] = NORM ? hsm_exp2(fmaf(F ? v[u] : v[u] - e[u].m, e[u].k, norm[u])) : hsm_epi_value<MODE>(v[u], e[u]);
         if (BLEND)
             hsm_put_out<To, RV>(a, y, o);
         else
@@ -763,27 +800,62 @@ __device__ __forceinline__ void hsm_ch_tile_out_t(const hsm_args &a, const hsm_c
     }
 }
 
-template <typename T, typename To, int RV, int MODE>
+template <typename T, typename To, int RV, int MODE, bool F>
 __device__ __forceinline__ void hsm_ch_tile_out_b(const hsm_args &a, const hsm_ch_tile_map &m, void *yrow, int64_t at,
                                                   const T *q, const hsm_epi *e)
 {
     To *y = (To *)yrow + at;
     if (a.op.blend)
-        hsm_ch_tile_out_t<T, To, RV, MODE, true>(a, m, y, q, e);
+        hsm_ch_tile_out_t<T, To, RV, MODE, true, F>(a, m, y, q, e);
     else
-        hsm_ch_tile_out_t<T, To, RV, MODE, false>(a, m, y, q, e);
+        hsm_ch_tile_out_t<T, To, RV, MODE, false, F>(a, m, y, q, e);
 }
 
 /* The same in the call's output dtype, at element `at` of the output row (a branch every thread takes
- * the same way). */
-template <typename T, int RV, int MODE>
+ * the same way); F only for 16-bit outputs (hsm_ch_tile_fma). */
+template <typename T, int RV, int MODE, bool F = false>
 __device__ __forceinline__ void hsm_ch_tile_out(const hsm_args &a, const hsm_ch_tile_map &m, void *yrow, int64_t at,
                                                 const T *q, const hsm_epi *e)
 {
     switch (a.op.out_dtype) {
-    case HSM_F16: hsm_ch_tile_out_b<T, hsm_f16, RV, MODE>(a, m, yrow, at, q, e); break;
-    case HSM_BF16: hsm_ch_tile_out_b<T, hsm_bf16, RV, MODE>(a, m, yrow, at, q, e); break;
-    default: hsm_ch_tile_out_b<T, float, RV, MODE>(a, m, yrow, at, q, e); break;
+    case HSM_F16: hsm_ch_tile_out_b<T, hsm_f16, RV, MODE, F>(a, m, yrow, at, q, e); break;
+    case HSM_BF16: hsm_ch_tile_out_b<T, hsm_bf16, RV, MODE, F>(a, m, yrow, at, q, e); break;
+    default: hsm_ch_tile_out_b<T, float, RV, MODE, false>(a, m, yrow, at, q, e); break;
+    }
+}
+
+/* Whether a thread's columns take their exponents as one FFMA, x k - m k (hsm_expo<true>), in the sum
+ * and in the outputs: where the outputs are 16-bit softmax ones, whose exponent takes the sum's shift
+ * -m k with log2(1 / S) added, so the shift's rounding cancels (softmax_common.h, HSM_FMA_EXP_LIMIT),
+ * and every column's max allows it (finite, |m k| < 128). Two instructions a position and column
+ * fewer: on an H100, 16-bit forwards of 32 MB and more 1.01-1.05x, fp32 x with bf16 y 1.01-1.04x
+ * (bench/results/h100-2026-11-28-channel-staging-words.md). */
+template <int RV>
+__device__ __forceinline__ bool hsm_ch_tile_fma(const hsm_args &a, const float *mx, float k)
+{
+    bool f = !a.op.log && a.op.out_dtype != HSM_F32;
+#pragma unroll
+    for (int u = 0; u < RV; u++)
+        f = f && hsm_fma_exp_ok(mx[u] * k);
+    return f;
+}
+
+/* s[0..RV): each column's sum of exp2((v - sh) k) over the thread's n positions from q, qstep
+ * elements apart, the exponent in hsm_expo<F>'s form. */
+template <typename T, int RV, bool F>
+__device__ __forceinline__ void hsm_ch_tile_sum(const T *q, int qstep, int n, const float *sh, float k, float *s)
+{
+    hsm_expo<F> ex[RV];
+#pragma unroll
+    for (int u = 0; u < RV; u++)
+        ex[u] = hsm_expo_of<F>(sh[u], k);
+#pragma unroll 4
+    for (int i = 0; i < n; i++) {
+        float v[RV];
+        hsm_ch_get<T, RV>(q + i * qstep, v);
+#pragma unroll
+        for (int u = 0; u < RV; u++)
+            s[u] += hsm_exp2(ex[u].at(v[u]));
     }
 }
 
@@ -845,16 +917,11 @@ __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
 #pragma unroll
         for (int u = 0; u < RV; u++)
             sh[u] = mx[u] == HSM_NEG_INF ? 0.0f : mx[u];
-        if (on) {
-#pragma unroll 4
-            for (int i = 0; i < m.n; i++) {
-                float v[RV];
-                hsm_ch_get<T, RV>(q + i * qstep, v);
-#pragma unroll
-                for (int u = 0; u < RV; u++)
-                    s[u] += hsm_exp2((v[u] - sh[u]) * k);
-            }
-        }
+        const bool fma = hsm_ch_tile_fma<RV>(a, mx, k);
+        if (on && fma)
+            hsm_ch_tile_sum<T, RV, true>(q, qstep, m.n, sh, k, s);
+        else if (on)
+            hsm_ch_tile_sum<T, RV, false>(q, qstep, m.n, sh, k, s);
         hsm_ch_tile_fold<RV, false>(s, red, m);
         if (!on)
             return;
@@ -866,6 +933,8 @@ __device__ __forceinline__ void hsm_ch_tile_fwd_body(const hsm_args &a)
         const int64_t at = i0 + m.g * RV + (int64_t)m.p * a.inner;
         if (a.op.log)
             hsm_ch_tile_out<T, RV, HSM_FROM_U_LOG>(a, m, yrow, at, q, e);
+        else if (fma)
+            hsm_ch_tile_out<T, RV, HSM_FROM_U_SOFTMAX, true>(a, m, yrow, at, q, e);
         else
             hsm_ch_tile_out<T, RV, HSM_FROM_U_SOFTMAX>(a, m, yrow, at, q, e);
     });

@@ -34,8 +34,9 @@
  * - Longer rows, many of them: SPLIT over several blocks (fp32 N=96K..256K: 83-86%, ONLINE 70-84%;
  *   bf16 and fp16 N=144K..512K: 76-82%, ONLINE 63-80%). ONLINE is what serves them where a
  *   cooperative launch is not available.
- * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row; in the
- *   forward but its one-pass calls, only rows longer than HSM_FEW_ROWS_ROW_MAX_BYTES (ROW below). */
+ * - Few rows (fewer than 2 per SM), long ones: SPLIT, which puts the whole GPU on each row; in every
+ *   call but the one-pass ones, only rows longer than HSM_FEW_ROWS_ROW_MAX_BYTES or than ROW holds
+ *   (ROW below). */
 #define HSM_WARP_MAX_COLS 512
 #define HSM_WARP_TWO_ROW_COLS 256        /* two_rows_a_warp */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
@@ -45,15 +46,17 @@
 #define HSM_SPLIT_MIN_COLS 4096
 #define HSM_ROW_ALONE_MIN_BYTES_16 (88 << 10) /* rows ROW may serve with one block per SM */
 #define HSM_ROW_ALONE_MIN_BYTES_F32 (84 << 10)
-/* Few rows (fewer than HSM_MANY_ROWS_PER_CU a SM) of up to this many bytes of x: ROW, a block a row,
- * not SPLIT, in every forward but the one-pass calls (statistics alone, or given). H100, one process,
- * each family forced on 8 to 256 rows, two rounds, the faster of each (bench/results/
- * h100-2026-11-28-few-rows.md): softmax and log-softmax rows of 64 KB or less (fp32 4096-16384
+/* Few rows (fewer than HSM_MANY_ROWS_PER_CU a SM) of up to this many bytes of x (y in the backward)
+ * that ROW holds: ROW, a block a row, not SPLIT, in every call but the one-pass ones (statistics alone,
+ * or given). Forward, H100, one process, each family forced on 8 to 256 rows, two rounds, the faster
+ * of each (bench/results/h100-2026-11-28-few-rows.md): softmax and log-softmax rows of 64 KB or less (fp32 4096-16384
  * columns, bf16 4096-32768) 0.99-1.42x on ROW, median 1.15x fp32 and 1.21x bf16 (fp32 128 x 12344
  * log-softmax 12.9 us against 14.8); longer rows, on 1024-thread ROW blocks or one block a SM,
  * 0.83-1.66x, median 0.95x bf16 and 0.99x fp32 (bf16 8 x 65536 softmax 11.3 us on SPLIT, 13.3 on
  * ROW), and stay on SPLIT. Against the library before: scale and mixed dtypes 0.84-2.45x (behind on
- * bf16 8 x 32768 and 64 x 4096, 0.84-0.94). The backward keeps its plan (the results file says why). */
+ * bf16 8 x 32768 and 64 x 4096, 0.84-0.94). Backward, H100, against the library before in one run
+ * (bench/results/h100-2026-11-28-few-rows-backward.md): 1.03-1.37x on all 77 shapes (8-256 rows of
+ * 4096-16384 columns; softmax and log-softmax, fp32, bf16, fp16, fp32 dy, scale), median 1.14-1.23x. */
 #define HSM_FEW_ROWS_ROW_MAX_BYTES (64 << 10)
 /* A group's barrier and combine grow with its blocks: fp32 M=4 N=8M on an H200 ran at 60.5% of the
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */
@@ -722,17 +725,18 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     if (online_takes(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
+    const int few_rows = !many_rows && cols >= HSM_SPLIT_MIN_COLS;
     const int few_short =
-        q->kop != HSM_KOP_BWD && !q->one_pass && cols * elem_bytes(q->dt) <= HSM_FEW_ROWS_ROW_MAX_BYTES;
-    if ((!many_rows && cols >= HSM_SPLIT_MIN_COLS && !few_short) &&
-        plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        few_rows && !q->one_pass && cols * elem_bytes(q->dt) <= HSM_FEW_ROWS_ROW_MAX_BYTES && row_fits(h, q, cols);
+    if (few_rows && !few_short && plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (row_fits(h, q, cols) && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
-        /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them. */
+        /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them
+         * (few rows have none to put in flight: they stay a block a row). */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
         const int64_t alone = q->dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
-        if (occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
+        if (!few_short && occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
             plan_split_single(h, q, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
             if ((int64_t)bpc * alt.block >= out->block)

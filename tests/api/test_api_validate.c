@@ -339,9 +339,9 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
 }
 
 /* Few rows (64: fewer than two a CU/SM on every target) of up to 64 KB of x take ROW, a block a row, in
- * every forward but those reading each row once (plan.c's HSM_FEW_ROWS_ROW_MAX_BYTES): the plain
- * softmax, the log-softmax on ROW's _log kernel, scale and mixed dtypes; longer rows, and the
- * backward, keep SPLIT. */
+ * every call but those reading each row once (plan.c's HSM_FEW_ROWS_ROW_MAX_BYTES): the plain
+ * softmax, the log-softmax on ROW's _log kernel, scale and mixed dtypes, and the backward where ROW's
+ * backward holds the row; longer rows keep SPLIT. */
 static void test_few_rows_plan(hipsoftmax_handle h)
 {
     static const struct {
@@ -371,10 +371,22 @@ static void test_few_rows_plan(hipsoftmax_handle h)
                 failures++;
             }
         }
-        hipsoftmax_problem p;
-        hipsoftmax_problem_init(&p, cases[i].dt, 64, cases[i].cols);
-        EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-        EXPECT(info.family == HIPSOFTMAX_FAMILY_SPLIT);
+        /* The backward likewise where ROW's backward holds the row (a 16-bit one of 32768 it does not). */
+        for (int v = 0; v < 3; v++) { /* plain, log-softmax, dy in fp32 */
+            hipsoftmax_problem p;
+            hipsoftmax_problem_init(&p, cases[i].dt, 64, cases[i].cols);
+            if (v == 1)
+                p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+            if (v == 2)
+                p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
+            const hipsoftmax_family want =
+                cases[i].dt == HIPSOFTMAX_DTYPE_BF16 && cases[i].cols == 32768 ? HIPSOFTMAX_FAMILY_SPLIT : cases[i].want;
+            EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+            if (info.family != want) {
+                fprintf(stderr, "few rows 64x%lld backward (%d): %s\n", cases[i].cols, v, info.kernel);
+                failures++;
+            }
+        }
     }
 }
 

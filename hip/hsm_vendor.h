@@ -356,10 +356,11 @@ __device__ __forceinline__ void hsm_store16_shared(void *smem, uint4 v)
     asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(s), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
                  : "memory");
 }
-/* Keeps the loads issued before it ahead of the shared-memory stores after it, which no memory access
- * crosses a warp barrier: every thread of the warp calls it. Without it, ptxas put each 16-byte
+/* Keeps the loads issued before it ahead of the shared-memory stores after it: no memory access moves
+ * across a warp barrier (every thread of the warp must call it). Without it, ptxas put each 16-byte
  * store right after its load when the stores were predicated (CHANNEL's tile staging), so a thread's
- * later loads waited for its earlier ones (bf16 forward 0.88x). */
+ * later loads waited for its earlier ones (bf16 forward 0.88x, bench/results/
+ * h100-2026-11-28-channel-staging-words.md). */
 __device__ __forceinline__ void hsm_loads_before_stores(void) { __syncwarp(); }
 /* Closes a group of this thread's hsm_copy16_async copies; see hsm_copy_async_wait_pending. */
 __device__ __forceinline__ void hsm_copy_async_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }

@@ -49,8 +49,8 @@
 /* Few rows (fewer than HSM_MANY_ROWS_PER_CU a SM) of up to this many bytes of x (y in the backward)
  * that ROW holds: ROW, a block a row, not SPLIT, in every call but the one-pass ones (statistics alone,
  * or given). Forward, H100, one process, each family forced on 8 to 256 rows, two rounds, the faster
- * of each (bench/results/h100-2026-11-28-few-rows.md): softmax and log-softmax rows of 64 KB or less (fp32 4096-16384
- * columns, bf16 4096-32768) 0.99-1.42x on ROW, median 1.15x fp32 and 1.21x bf16 (fp32 128 x 12344
+ * of each (bench/results/h100-2026-11-28-few-rows.md): softmax and log-softmax rows of 64 KB or less
+ * (fp32 4096-16384 columns, bf16 4096-32768) 0.99-1.42x on ROW, median 1.15x fp32 and 1.21x bf16 (fp32 128 x 12344
  * log-softmax 12.9 us against 14.8); longer rows, on 1024-thread ROW blocks or one block a SM,
  * 0.83-1.66x, median 0.95x bf16 and 0.99x fp32 (bf16 8 x 65536 softmax 11.3 us on SPLIT, 13.3 on
  * ROW), and stay on SPLIT. Against the library before: scale and mixed dtypes 0.84-2.45x (behind on
@@ -725,12 +725,11 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     if (online_takes(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
-    const int few_rows = !many_rows && cols >= HSM_SPLIT_MIN_COLS;
-    const int few_short =
-        few_rows && !q->one_pass && cols * elem_bytes(q->dt) <= HSM_FEW_ROWS_ROW_MAX_BYTES && row_fits(h, q, cols);
+    const int few_rows = !many_rows && cols >= HSM_SPLIT_MIN_COLS, fits = row_fits(h, q, cols);
+    const int few_short = few_rows && fits && !q->one_pass && cols * elem_bytes(q->dt) <= HSM_FEW_ROWS_ROW_MAX_BYTES;
     if (few_rows && !few_short && plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    if (row_fits(h, q, cols) && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
+    if (fits && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
         /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them
          * (few rows have none to put in flight: they stay a block a row). */
         hsm_plan alt;

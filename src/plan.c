@@ -698,8 +698,12 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
         return 0;
     const int many = rows >= (int64_t)h->dev.num_cus;
     if (q->kop == HSM_KOP_BWD && q->dt == HSM_F32 && !q->one_pass) {
+        /* Not where ROW holds the row (16384 columns) and dx is fp32 too: ROW's backward ran 1.05-1.08x
+         * as fast as ONLINE's there (H200, 2048-4096 rows), but 0.96-0.97x with a bf16 dx
+         * (bench/results/h200-2026-11-28-row-backward.md). */
         const online_geometry g = online_fit(h, q, s, s->k->max_block, cols);
-        return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles;
+        const int row_holds = q->out_es == elem_bytes(q->dt) && row_fits(h, q, cols);
+        return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles && !row_holds;
     }
     if (q->kop == HSM_KOP_BWD)
         return q->one_pass || many;
@@ -731,11 +735,16 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (fits && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
         /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them
-         * (few rows have none to put in flight: they stay a block a row). */
+         * (few rows have none to put in flight: they stay a block a row). Not the backward, but where
+         * dx is wider than y: ROW's backward with one block a SM ran 1.06-1.59x as fast as SPLIT's one
+         * block a row at 9000-16383 columns (fp32, bf16, fp16, softmax and log-softmax, bf16 y with
+         * fp32 dy; 1024-16384 rows: fp32 96-100% of the copy bandwidth against 80-94%), and 0.85-1.05x
+         * with bf16 y and fp32 dx (H200, bench/results/h200-2026-11-28-row-backward.md). */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
         const int64_t alone = q->dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
-        if (!few_short && occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
+        const int row_bwd = q->kop == HSM_KOP_BWD && q->out_es <= elem_bytes(q->dt);
+        if (!few_short && !row_bwd && occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
             plan_split_single(h, q, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
             if ((int64_t)bpc * alt.block >= out->block)

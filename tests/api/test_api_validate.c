@@ -491,7 +491,8 @@ static void test_stats_plan(hipsoftmax_handle h)
      * each keeps three quarters of its row or more (bf16 4096 x 16384: two tiles of 8192 columns, y
      * and dy kept); in whole blocks where they would keep less (log-softmax keeps dy alone: 7 of
      * 1024 x 131072's 8 tiles). fp32 rows of two ONLINE tiles or more go to ONLINE where it keeps
-     * half of them (4096 x 16384), not otherwise (4096 x 65536, 3 tiles of 8; 4096 x 8192, one). */
+     * half of them and ROW does not hold the row (4096 x 24576, 3 tiles kept), not otherwise (4096 x
+     * 16384: ROW's, one block a SM; 4096 x 65536, 3 tiles of 8; 4096 x 8192, one). */
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -503,9 +504,12 @@ static void test_stats_plan(hipsoftmax_handle h)
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 1024 && info.dynamic_smem == 7 * 16384 * 2);
     p.algorithm = HIPSOFTMAX_ALGO_SOFTMAX;
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
-    p.rows = 4096, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
+    p.rows = 4096, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 24576;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.dynamic_smem > 0);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 1024 && info.blocks_per_cu == 1);
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 65536;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
@@ -521,6 +525,17 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.dynamic_smem == 2 * 8192 * 4);
+    /* Rows ROW's backward holds in one block a SM (4096 x 12288: 768 threads) stay ROW's, where the
+     * forward's one-block-a-SM rule would give SPLIT's one block a row; but where dx is wider than y. */
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 12288;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_SPLIT);
+    p.x_dtype = HIPSOFTMAX_DTYPE_BF16;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 768 && info.blocks_per_cu == 1);
+    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 768 && info.blocks_per_cu == 1);
     /* ONLINE's peeled twins are planned for the whole packs they take (fp16 4096 x 32771: those of
      * 32768 columns, as its aligned neighbour: two 512-thread blocks a SM, 3 of 4 tiles kept). */
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F16;

@@ -736,10 +736,11 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     if (fits && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
         /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them
          * (few rows have none to put in flight: they stay a block a row). Not the backward, but where
-         * dx is wider than y: ROW's backward with one block a SM ran 1.06-1.59x as fast as SPLIT's one
+         * dx is wider than y: ROW's backward with one block a SM ran 1.01-1.57x as fast as SPLIT's one
          * block a row at 9000-16383 columns (fp32, bf16, fp16, softmax and log-softmax, bf16 y with
-         * fp32 dy; 1024-16384 rows: fp32 96-100% of the copy bandwidth against 80-94%), and 0.85-1.05x
-         * with bf16 y and fp32 dx (H200, bench/results/h200-2026-11-28-row-backward.md). */
+         * fp32 dy, fp32 y with bf16 dx; 1024-16384 rows; fp32 at 4096 rows 95-98% of the copy
+         * bandwidth against 81-87%), and 0.85-1.05x with bf16 y and fp32 dx (H200,
+         * bench/results/h200-2026-11-28-row-backward.md). */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
         const int64_t alone = q->dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;

@@ -666,7 +666,8 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
-/* Whether ONLINE takes a call on rows of at least one of its tiles.
+/* Whether ONLINE takes a call on rows of at least one of its tiles (fits: whether ROW holds the row,
+ * row_fits, which the caller has for its own rules).
  * A call that reads each row once (q->one_pass: the statistics alone, or given ones, as the sharded
  * softmax's two calls): the backward's, and
  * the forward's where no ROW block holds the row and there is a row for every SM/CU (ONLINE runs a block
@@ -690,7 +691,7 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  * per SM, 0.97x (352.9 us against 341.8). With less kept SPLIT stays the faster (4096 x 65536
  * softmax, 3 tiles of 8 kept: 975.5 against 921.2); on one tile or less, ROW and SPLIT were as fast
  * within 3% either way (4096 x 8192 softmax 104.6 against 107.0, log-softmax 110.5 against 107.2). */
-static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols)
+static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols, int fits)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
     const int64_t tile = s != NULL ? (int64_t)s->k->max_block * s->k->cols_per_thread : 0;
@@ -702,12 +703,12 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
          * as fast as ONLINE's there (H200, 2048-4096 rows), but 0.96-0.97x with a bf16 dx
          * (bench/results/h200-2026-11-28-row-backward.md). */
         const online_geometry g = online_fit(h, q, s, s->k->max_block, cols);
-        const int row_holds = q->out_es == elem_bytes(q->dt) && row_fits(h, q, cols);
+        const int row_holds = q->out_es == elem_bytes(q->dt) && fits;
         return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles && !row_holds;
     }
     if (q->kop == HSM_KOP_BWD)
         return q->one_pass || many;
-    return q->one_pass && many && !row_fits(h, q, cols);
+    return q->one_pass && many && !fits;
 }
 
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
@@ -726,10 +727,11 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
         if (plan_warp(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
     }
-    if (online_takes(h, q, rows, cols) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+    const int fits = row_fits(h, q, cols);
+    if (online_takes(h, q, rows, cols, fits) && plan_online(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int many_rows = rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU;
-    const int few_rows = !many_rows && cols >= HSM_SPLIT_MIN_COLS, fits = row_fits(h, q, cols);
+    const int few_rows = !many_rows && cols >= HSM_SPLIT_MIN_COLS;
     const int few_short = few_rows && fits && !q->one_pass && cols * elem_bytes(q->dt) <= HSM_FEW_ROWS_ROW_MAX_BYTES;
     if (few_rows && !few_short && plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;

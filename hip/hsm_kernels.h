@@ -128,6 +128,9 @@ struct hsm_kernel {
     int lanes;                     /* WARP's packed forward with options (_p32_fwd, _p64_fwd): one
                                       row a warp of this many lanes, built in (the warp size); it
                                       serves only rows that need the whole warp (else 0) */
+    int dy_as_y;                   /* ROW's 16-bit backward that holds y and dy as stored (_w): it
+                                      serves only calls whose dy has y's dtype, which the plan gives
+                                      no other vector kernel of ROW's backward (a forced one aside) */
 };
 
 /* The kernels of each family compiled into this library. */

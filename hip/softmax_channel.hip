@@ -1213,7 +1213,7 @@ __device__ __forceinline__ void hsm_ch_word_fwd_body(const hsm_args &a)
 /* cols_per_thread is N, the positions along C a thread takes (a chunk's, streaming); vec is V;
  * max_block is the launch bound B. */
 #define HSM_CH_ENTRY(NAME, KOP, DT, N, V, B)                                                          \
-    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, V, N, B, hsm_launch_plain, 0, 0, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_CHANNEL, KOP, DT, V, N, B, hsm_launch_plain, 0, 0, 0, 0}
 
 /* Per dtype, one column a thread (any inner, any alignment): register forwards of 4, 8 and 16 values
  * a thread, register backwards of 4 and 8 (they hold y and dy), streaming forward and backward of 4 a

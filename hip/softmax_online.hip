@@ -247,7 +247,7 @@ __device__ __forceinline__ void hsm_online_bwd_body(const hsm_args a)
     }
 #define HSM_ONLINE_ENTRY_P(NAME, KOP, DT, VEC, PEEL)                                                  \
     {#NAME, (const void *)NAME, HSM_FAMILY_ONLINE, KOP, DT, VEC,                                      \
-     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain, PEEL, 0, 0}
+     VEC * (KOP == HSM_KOP_BWD ? HSM_ONLINE_BWD_UNROLL : HSM_ONLINE_UNROLL), HSM_ONLINE_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}
 #define HSM_ONLINE_ENTRY(NAME, KOP, DT, VEC) HSM_ONLINE_ENTRY_P(NAME, KOP, DT, VEC, 0)
 /* Per dtype, scalar and vector: plain (no suffix), forward with options (_fwd), backward (_bwd). */
 #define HSM_ONLINE_SET(SFX, T, VEC)                                                                   \

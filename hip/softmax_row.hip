@@ -460,6 +460,89 @@ __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
     }
 }
 
+/* The 16-bit backward with dy in y's dtype, both held as stored: four words a pack of 8, converted
+ * when the sum takes them and again when dx is written (a shift or a conversion an element, where
+ * hsm_row_bwd_body's fp32 copies take twice the registers). C / 8 packs of each a thread: C = 32
+ * takes 60 registers (sm_90), where the fp32-held C = 16 took 64, so rows of 8K-16K columns run in
+ * blocks of 256-512 threads, two to four a SM, where that one ran one of 576-1024 threads (a row's
+ * reductions and stores leave DRAM idle unless another block has its loads in flight), and rows of
+ * 32K columns fit one block. Rows as hsm_row_bwd_body's peeled ones (lead, wrap, the edge elements
+ * one a thread), at any element offset: a row on 16 bytes has no edge element, and the same kernel
+ * without the edges' code spilled 40-56 bytes at C = 32 in bf16 (sm_90, 0.84-0.91x on 2K-8K rows),
+ * where this one takes 60 registers and none. */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
+{
+    constexpr int NP = C / 8;
+    __shared__ float red[2][HSM_MAX_WARPS];
+    const T *y = (const T *)a.x;
+    uint32_t wy[4 * NP], wd[4 * NP];
+    /* Columns as 32-bit: a row a block holds has at most HSM_ROW_MAX_BLOCK * C of them. */
+    const int wrap = (int)blockDim.x * C;
+    const int bound = (int)hsm_peel_bound<8>(a.cols);
+    int parity = 0;
+    for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, parity ^= 1) {
+        const T *yr = y + row * a.x_stride;
+        const T *dr = (const T *)hsm_in2_row(a, row);
+        const int lead = hsm_line_lead<T, 8>(yr);
+        /* Loads first, every one in flight before the first sum (zeros outside the row add nothing). */
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            int col = -lead + (p * (int)blockDim.x + (int)threadIdx.x) * 8;
+            if (p == 0 && col < 0)
+                col += wrap;
+            if ((unsigned)col < (unsigned)bound) {
+                const hsm_pack<uint32_t, 4> py = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(yr + col);
+                const hsm_pack<uint32_t, 4> pd = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(dr + col);
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    wy[4 * p + i] = py.v[i];
+                    wd[4 * p + i] = pd.v[i];
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    wy[4 * p + i] = wd[4 * p + i] = 0u;
+            }
+        }
+        float ls = 0.0f;
+#pragma unroll
+        for (int e = 0; e < 8 * NP; e++) {
+            const float d = hsm_word_elem<T>(wd, e);
+            ls += a.op.log ? d : d * hsm_word_elem<T>(wy, e);
+        }
+        float ey = 0.0f, ed = 0.0f;
+        const int ec = hsm_peel_col<8>(lead, a.cols);
+        ls += hsm_bwd_edge_load(a, yr, dr, ec, ey, ed);
+        const float s = a.op.stats_in != NULL ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
+        if (a.op.no_out) {
+            if (threadIdx.x == 0)
+                hsm_bwd_stats(a, s, row);
+            continue;
+        }
+        void *xrow = hsm_out_row(a, row);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            int col = -lead + (p * (int)blockDim.x + (int)threadIdx.x) * 8;
+            if (p == 0 && col < 0)
+                col += wrap;
+            if ((unsigned)col < (unsigned)bound) {
+                float yf[8], df[8];
+#pragma unroll
+                for (int e = 0; e < 8; e++) {
+                    yf[e] = hsm_word_elem<T>(wy + 4 * p, e);
+                    df[e] = hsm_word_elem<T>(wd + 4 * p, e);
+                }
+                if (a.op.log)
+                    hsm_bwd_store_pack<8, 1>(a, xrow, col, yf, df, s);
+                else
+                    hsm_bwd_store_pack<8, 0>(a, xrow, col, yf, df, s);
+            }
+        }
+        hsm_bwd_edge_store(a, xrow, ec, ey, ed, s);
+    }
+}
+
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
  * one to the kernels above): scale (in sigma), a causal bound, log-softmax, the output dtype,
  * alpha/beta, safe rows, statistics. P: peeled, as hsm_row_fwd_body's. */
@@ -573,7 +656,7 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
     }
 #define HSM_ROW_PACKED_KERNEL(NAME, T, VEC, C) HSM_ROW_PACKED_KERNEL_B(NAME, T, C, hsm_row_packed_body)
 #define HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, KOP, DT, VEC, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}
 #define HSM_ROW_ENTRY_K(NAME, KOP, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, KOP, DT, VEC, C, 0)
 #define HSM_ROW_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C)
 /* Elements per thread: at most 32 fp32 values on the vector path and 16 on the scalar one (whose
@@ -837,7 +920,8 @@ HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
         HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p56_peel_fwd, DT, 8, 56),                              \
         HSM_ROW_FWD_PEEL_ENTRY(hsm_row_##SFX##_p64_peel_fwd, DT, 8, 64)
 /* The backward holds y and dy: half the plain chunks (16 values of each in 64 registers), so rows to
- * 16K columns in one block; longer ones go to SPLIT or ONLINE. */
+ * 16K columns in one block; longer ones go to SPLIT or ONLINE. In 16 bits the vector ones serve a dy of
+ * another dtype (and a forced kernel); dy in y's dtype takes the _w kernels below. */
 #define HSM_ROW_BWD_SET(SFX, T, VEC)                                                                  \
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_s1_bwd, T, 1, 1, hsm_row_bwd_body)                               \
     HSM_ROW_KERNEL_B(hsm_row_##SFX##_s2_bwd, T, 1, 2, hsm_row_bwd_body)                               \
@@ -857,6 +941,30 @@ HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
  * neighbour's speed, v16_peel at 0.89, bench/results/h200-2026-11-24-peel-bwd.md). */
 #define HSM_ROW_BWD_PEEL_KERNEL(NAME, T, VEC, C) HSM_ROW_PEEL_KERNEL_B(NAME, T, VEC, C, hsm_row_bwd_body)
 #define HSM_ROW_BWD_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_BWD, DT, VEC, C, 1)
+/* The 16-bit backward held as stored (hsm_row_bwd_words_body), for rows on 16 bytes and the peeled
+ * twins for the others (the same body: the plan's tables tell them apart, hsm_kernel.peel); the plan
+ * gives them every call whose dy has y's dtype (hsm_kernel.dy_as_y), the kernels above the others. */
+#define HSM_ROW_BWD_WORDS_KERNEL(NAME, T, C)                                                          \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_bwd_words_body<T, C>(a);                                                              \
+    }
+#define HSM_ROW_BWD_WORDS_SET(SFX, T)                                                                 \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_bwd, T, 8)                                     \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_bwd, T, 16)                                   \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w32_bwd, T, 32)                                   \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_peel_bwd, T, 8)                                 \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_peel_bwd, T, 16)                               \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w32_peel_bwd, T, 32)
+#define HSM_ROW_BWD_WORDS_ENTRY(NAME, DT, C, PEEL)                                                    \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, HSM_KOP_BWD, DT, 8, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0, 0, 1}
+#define HSM_ROW_BWD_WORDS_SET_ENTRIES(SFX, DT)                                                        \
+    HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w8_bwd, DT, 8, 0),                                        \
+        HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w16_bwd, DT, 16, 0),                                  \
+        HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w32_bwd, DT, 32, 0),                                  \
+        HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w8_peel_bwd, DT, 8, 1),                               \
+        HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w16_peel_bwd, DT, 16, 1),                             \
+        HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w32_peel_bwd, DT, 32, 1)
 
 HSM_ROW_FWD_SET(f32, float, 4)
 HSM_ROW_KERNEL_B(hsm_row_f32_v20_fwd, float, 4, 20, hsm_row_fwd_body)
@@ -885,6 +993,8 @@ HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f16_v8_peel_bwd, hsm_f16, 8, 8)
 HSM_ROW_BWD_PEEL_KERNEL(hsm_row_f16_v16_peel_bwd, hsm_f16, 8, 16)
 HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v8_peel_bwd, hsm_bf16, 8, 8)
 HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v16_peel_bwd, hsm_bf16, 8, 16)
+HSM_ROW_BWD_WORDS_SET(f16, hsm_f16)
+HSM_ROW_BWD_WORDS_SET(bf16, hsm_bf16)
 
 /* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
@@ -957,6 +1067,8 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_BWD_PEEL_ENTRY(hsm_row_f16_v16_peel_bwd, HSM_F16, 8, 16),
     HSM_ROW_BWD_PEEL_ENTRY(hsm_row_bf16_v8_peel_bwd, HSM_BF16, 8, 8),
     HSM_ROW_BWD_PEEL_ENTRY(hsm_row_bf16_v16_peel_bwd, HSM_BF16, 8, 16),
+    HSM_ROW_BWD_WORDS_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_BWD_WORDS_SET_ENTRIES(bf16, HSM_BF16),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

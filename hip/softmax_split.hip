@@ -752,7 +752,7 @@ static int hsm_split_launch(const hsm_kernel *k, const hsm_launch *a)
     }
 #define HSM_SPLIT_KERNEL(NAME, T, VEC, C, BOUND, MINB) HSM_SPLIT_KERNEL_B(NAME, T, VEC, C, BOUND, MINB, hsm_split_body, false)
 #define HSM_SPLIT_ENTRY_KP(NAME, KOP, DT, VEC, C, BOUND, PEEL)                                        \
-    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch, PEEL, 0, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_SPLIT, KOP, DT, VEC, C, BOUND, hsm_split_launch, PEEL, 0, 0, 0}
 #define HSM_SPLIT_ENTRY_K(NAME, KOP, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_KP(NAME, KOP, DT, VEC, C, BOUND, 0)
 #define HSM_SPLIT_ENTRY(NAME, DT, VEC, C, BOUND) HSM_SPLIT_ENTRY_K(NAME, HSM_KOP_PLAIN, DT, VEC, C, BOUND)
 

@@ -532,7 +532,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* The vector kernels of one body, _v1 to _v8 (1 to 8 accesses of 16 bytes a lane), suffix KS: each
@@ -614,7 +614,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w16##KS, T, 16, LOG)                                   \
     HSM_WARP_FLAT_KERNEL(hsm_warp_##SFX##_flat_w32##KS, T, 32, LOG)
 #define HSM_WARP_FLAT_ENTRY(NAME, KOP, DT, VEC, W)                                                    \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, 16, HSM_WARP_BLOCK, hsm_launch_plain, 0, W, 0, 0}
 #define HSM_WARP_FLAT_ENTRIES(SFX, KS, KOP, DT, VEC)                                                  \
     HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w1##KS, KOP, DT, VEC, 1),                               \
         HSM_WARP_FLAT_ENTRY(hsm_warp_##SFX##_flat_w2##KS, KOP, DT, VEC, 2),                           \
@@ -634,7 +634,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     HSM_WARP_PACKED_KERNEL(hsm_warp_##SFX##_p32_fwd, T, 32)                                          \
     HSM_WARP_PACKED_KERNEL(hsm_warp_##SFX##_p64_fwd, T, 64)
 #define HSM_WARP_PACKED_ENTRY(NAME, DT, C)                                                            \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_FWD, DT, 8, C, HSM_WARP_BLOCK, hsm_launch_plain, 0, 0, HSM_WARP_SIZE}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_FWD, DT, 8, C, HSM_WARP_BLOCK, hsm_launch_plain, 0, 0, HSM_WARP_SIZE, 0}
 #define HSM_WARP_PACKED_ENTRIES(SFX, DT)                                                              \
     HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p32_fwd, DT, 32), HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p64_fwd, DT, 64)
 

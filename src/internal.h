@@ -104,6 +104,8 @@ typedef struct hsm_req {
     int64_t keep_es;   /* the row backward: bytes of shared memory per column of a tile ONLINE keeps, dy's
                           element and, for softmax, y's (log-softmax's first pass reads dy alone); else 0 */
     int64_t out_es;    /* the row backward: dx's element bytes; else 0 */
+    int dy_as_y;       /* the row backward of 16-bit y with dy in y's dtype: ROW's vector kernels are the
+                          ones that hold both as stored (hsm_kernel.dy_as_y), which take no other dy */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

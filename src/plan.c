@@ -134,6 +134,17 @@ static int takes_given(const hsm_kernel *k)
              k->cols_per_thread > HSM_ROW_GIVEN_MAX_CHUNK);
 }
 
+/* Whether ROW's 16-bit backward kernel k fits how the request holds dy: a kernel that holds y and dy
+ * as stored (hsm_kernel.dy_as_y) takes only dy in y's dtype, and such a call takes no other vector
+ * kernel of ROW's backward but a forced one. Every other kernel fits. */
+static int words_match(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel *k)
+{
+    if (k->dy_as_y)
+        return q->dy_as_y;
+    return !(q->dy_as_y && k->family == HSM_FAMILY_ROW && k->kop == HSM_KOP_BWD && k->vec > 1 &&
+             h->forced_kernel[0] == '\0');
+}
+
 /* Kernels of a family for the request, in table order (ascending cols_per_thread). */
 static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, const hsm_kernel_state *after,
                                            hsm_family f, const hsm_req *q)
@@ -143,7 +154,7 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
         if (s->k->family == f && s->k->kop == q->kop && s->k->dtype == q->dt && s->k->vec == q->vec &&
             s->k->peel == q->peel && (s->k->flat != 0) == (q->flat != 0) &&
             ((s->k->lanes != 0) == (q->packed != 0) || h->forced_kernel[0] != '\0') && s->have_meta &&
-            !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) &&
+            !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) && words_match(h, q, s->k) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
     return NULL;
@@ -706,8 +717,13 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
         const int row_holds = q->out_es == elem_bytes(q->dt) && fits;
         return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles && !row_holds;
     }
+    /* The 16-bit backward with dy in y's dtype: not where ROW's kernels that hold both as stored hold
+     * the row (to 32768 columns) and dx is not wider than y. H200, against ONLINE (the library
+     * before, one command, three rounds), 4096 rows of 16384-32768 columns: 1.08-1.28x (bf16 and
+     * fp16, softmax and log-softmax, 91-99% of the copy bandwidth); with an fp32 dx 0.86-0.91x
+     * (bench/results/h200-2026-11-28-words-backward.md). */
     if (q->kop == HSM_KOP_BWD)
-        return q->one_pass || many;
+        return q->one_pass || (many && !(q->dy_as_y && fits && q->out_es <= elem_bytes(q->dt)));
     return q->one_pass && many && !fits;
 }
 
@@ -1181,6 +1197,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     const int is_log = p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX;
     q.keep_es = bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) + (is_log ? 0 : (int64_t)es) : 0;
     q.out_es = bwd ? (int64_t)hsm_dtype_size(p->x_dtype) : 0;
+    q.dy_as_y = bwd && es == 2 && p->dy_dtype == p->y_dtype;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
      * The backward lays rows out from their first column. */
@@ -1218,6 +1235,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
         q.stage_es = (int64_t)es + (bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) : 0);
         q.keep_es = 0;
         q.out_es = 0;
+        q.dy_as_y = 0;
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;

@@ -347,12 +347,13 @@ static void test_few_rows_plan(hipsoftmax_handle h)
     static const struct {
         hipsoftmax_dtype dt;
         long long cols;
-        hipsoftmax_family want, want_bwd; /* ROW's backward holds 16384 columns, not 32768 */
+        hipsoftmax_family want, want_bwd; /* ROW's backward holds 16384 columns, 32768 in 16 bits with
+                                             dy in y's dtype (below, dy in fp32: SPLIT) */
     } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, HIPSOFTMAX_FAMILY_ROW, HIPSOFTMAX_FAMILY_ROW},
                  {HIPSOFTMAX_DTYPE_F32, 12344, HIPSOFTMAX_FAMILY_ROW, HIPSOFTMAX_FAMILY_ROW},
                  {HIPSOFTMAX_DTYPE_F32, 16384, HIPSOFTMAX_FAMILY_ROW, HIPSOFTMAX_FAMILY_ROW},
                  {HIPSOFTMAX_DTYPE_F32, 16392, HIPSOFTMAX_FAMILY_SPLIT, HIPSOFTMAX_FAMILY_SPLIT},
-                 {HIPSOFTMAX_DTYPE_BF16, 32768, HIPSOFTMAX_FAMILY_ROW, HIPSOFTMAX_FAMILY_SPLIT},
+                 {HIPSOFTMAX_DTYPE_BF16, 32768, HIPSOFTMAX_FAMILY_ROW, HIPSOFTMAX_FAMILY_ROW},
                  {HIPSOFTMAX_DTYPE_BF16, 65536, HIPSOFTMAX_FAMILY_SPLIT, HIPSOFTMAX_FAMILY_SPLIT}};
     hipsoftmax_plan_info info = {.struct_size = sizeof info};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -380,7 +381,8 @@ static void test_few_rows_plan(hipsoftmax_handle h)
             if (v == 2)
                 p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
             EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-            if (info.family != cases[i].want_bwd) {
+            const int wide = cases[i].dt != HIPSOFTMAX_DTYPE_F32 && cases[i].cols > 16384 && v == 2;
+            if (info.family != (wide ? HIPSOFTMAX_FAMILY_SPLIT : cases[i].want_bwd)) {
                 fprintf(stderr, "few rows 64x%lld backward (%d): %s\n", cases[i].cols, v, info.kernel);
                 failures++;
             }
@@ -488,16 +490,20 @@ static void test_stats_plan(hipsoftmax_handle h)
     if (strcmp(target, "sm_90") != 0)
         return;
     /* On sm_90 (228 KiB of shared memory an SM): ONLINE's backward in half blocks, two a SM, where
-     * each keeps three quarters of its row or more (bf16 4096 x 16384: two tiles of 8192 columns, y
-     * and dy kept); in whole blocks where they would keep less (log-softmax keeps dy alone: 7 of
+     * each keeps three quarters of its row or more (bf16 y with fp32 dy, 4096 x 16384: two tiles of
+     * 8192 columns, y and dy kept; with dy in y's dtype ROW holds the row); in whole blocks where they
+     * would keep less (log-softmax keeps dy alone: 7 of
      * 1024 x 131072's 8 tiles). fp32 rows of two ONLINE tiles or more go to ONLINE where it keeps
      * half of them and ROW does not hold the row (4096 x 24576, 3 tiles kept), not otherwise (4096 x
      * 16384: ROW's, one block a SM; 4096 x 65536, 3 tiles of 8; 4096 x 8192, one). */
-    p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
+    p.x_dtype = p.y_dtype = HIPSOFTMAX_DTYPE_BF16, p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.blocks_per_cu == 2 &&
-           info.dynamic_smem == 2 * 8192 * 4);
+           info.dynamic_smem == 2 * 8192 * 6);
+    p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 512 && info.blocks_per_cu == 2);
     p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
     p.rows = 1024, p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 131072;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -517,7 +523,7 @@ static void test_stats_plan(hipsoftmax_handle h)
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
     /* dx wider than y (bf16 y and dy, fp32 dx): one 1024-thread block a SM keeps nothing (4096 x
-     * 65536); two 512-thread ones keep their tiles (4096 x 16384). */
+     * 65536); two 512-thread ones keep their tiles (4096 x 16384: not ROW's, as with a bf16 dx). */
     p.x_dtype = HIPSOFTMAX_DTYPE_F32, p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_BF16;
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 65536;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
@@ -525,14 +531,23 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 16384;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE && info.block == 512 && info.dynamic_smem == 2 * 8192 * 4);
-    /* Rows ROW's backward holds in one block a SM (4096 x 12288: 768 threads) stay ROW's, where the
-     * forward's one-block-a-SM rule would give SPLIT's one block a row; but where dx is wider than y. */
+    /* Rows ROW's backward holds in one block a SM (fp32 4096 x 12288: 768 threads) stay ROW's, where
+     * the forward's one-block-a-SM rule would give SPLIT's one block a row; but where dx is wider than
+     * y. bf16 y and dy take the kernels that hold them as stored, 32 values of each a thread, two
+     * 384-thread blocks a SM (whatever dx), and bf16 rows of 32768 columns in one block. */
     p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 12288;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-    EXPECT(info.family == HIPSOFTMAX_FAMILY_SPLIT);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 384 && strstr(info.kernel, "_w32_bwd") != NULL);
     p.x_dtype = HIPSOFTMAX_DTYPE_BF16;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 768 && info.blocks_per_cu == 1);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 384 && info.blocks_per_cu == 2);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 32768;
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 1024 && info.blocks_per_cu == 1);
+    p.dy_dtype = HIPSOFTMAX_DTYPE_F32; /* dy in another dtype: the fp32-held kernels, 16384 columns */
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(info.family == HIPSOFTMAX_FAMILY_ONLINE);
+    p.cols = p.x_row_stride = p.y_row_stride = p.dy_row_stride = 12288;
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family == HIPSOFTMAX_FAMILY_ROW && info.block == 768 && info.blocks_per_cu == 1);

@@ -151,9 +151,48 @@ __device__ __forceinline__ void hsm_online_body(const hsm_args a)
     }
 }
 
+/* Whether a backward's kept tiles are copied into the cache asynchronously: 16-byte packs of y and of
+ * dy (an fp32 y's pack of 4 with a 16-bit dy's 8 bytes cannot), and dx no wider than y: bf16 y and
+ * dy with an fp32 dx ran 0.94-0.96x so (H200, 4096 x 16384 and 32768, bench/results/
+ * h200-2026-11-28-online-copy-backward.md). The others keep them as loaded (hsm_bwd_chunk_load's
+ * KEEP, through registers). */
+template <typename T, int VEC>
+__device__ __forceinline__ bool hsm_bwd_copies_whole(const hsm_args &a)
+{
+    return VEC > 1 && VEC * hsm_dtype_bytes(a.op.in2_dtype) >= 16 && hsm_dtype_bytes(a.op.out_dtype) <= sizeof(T);
+}
+
+/* This thread's packs of the backward's tile at col0 copied into its cache (hsm_copy16_async), in
+ * hsm_bwd_chunk_load_t's layout: y's first where YC, then dy's, each thread at its own slots, so
+ * only the thread that copied reads them (after hsm_copy_async_wait_pending) and no barrier is
+ * needed. A dy pack of 32 bytes (fp32 dy with 16-bit y) is two copies. */
+template <typename T, int VEC, int C, bool YC>
+__device__ __forceinline__ void hsm_bwd_tile_copy(const hsm_args &a, const T *yr, const void *dr, int64_t col0,
+                                                  int64_t cols, unsigned char *cache)
+{
+    const size_t des = hsm_dtype_bytes(a.op.in2_dtype);
+    unsigned char *cd = cache + (YC ? (size_t)blockDim.x * (C / VEC) * sizeof(hsm_pack<T, VEC>) : 0);
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++) {
+        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
+        const int at = p * blockDim.x + threadIdx.x;
+        if ((uint64_t)col < (uint64_t)cols) {
+            if constexpr (YC)
+                hsm_copy16_async(cache + (size_t)at * sizeof(hsm_pack<T, VEC>), yr + col);
+            const unsigned char *src = (const unsigned char *)dr + (size_t)col * des;
+            unsigned char *dst = cd + (size_t)at * VEC * des;
+            hsm_copy16_async(dst, src);
+            if (VEC * des == 32)
+                hsm_copy16_async(dst + 16, src + 16);
+        }
+    }
+}
+
 /* The backward: a pass for the row's sum, then one that writes dx. The first `cached_tiles` tiles are
- * kept in shared memory/LDS as loaded, dy's packs and, for softmax, y's (log-softmax's sum is of dy
- * alone, so its first pass reads only dy and its second reads y once, from the tensor). The second
+ * kept in shared memory/LDS, dy's packs and, for softmax, y's (log-softmax's sum is of dy alone, so
+ * its first pass reads only dy and its second reads y once, from the tensor): copied there at once
+ * (hsm_bwd_tile_copy) and summed from there, or, where a pack is narrower than 16 bytes, stored as
+ * loaded. The second
  * pass goes in reverse: softmax's vector kernels find the tile the first read last still in registers
  * (measured on an H200, bench/results/h200-2026-11-24-online-keep.md: bf16 4096 x 16384 1.08x, 50256
  * 1.06x; log-softmax, which would hold dy's alone, was 4-6% slower so, and the scalar kernels would
@@ -190,15 +229,45 @@ __device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
         if (a.op.stats_in != NULL) {
             s = hsm_bwd_given(a, row);
         } else {
-            int64_t t = 0;
-            for (int64_t col0 = 0; col0 < cols; col0 += step, t++) {
-                if (t < a.cached_tiles)
-                    s += hsm_bwd_chunk_load<T, VEC, C, !LOG, HSM_BWD_KEEP, !LOG>(
-                        a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv, 0, hsm_online_cache + t * tile_bytes);
-                else
-                    s += hsm_bwd_chunk_load<T, VEC, C, !LOG>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
+            bool copied = false;
+            if constexpr (!P && VEC > 1) { /* (the peeled twins spilled 152-356 bytes with it) */
+                if (hsm_bwd_copies_whole<T, VEC>(a)) {
+                    /* The kept tiles copied into the cache asynchronously, all at once: every kept
+                     * byte of the row in flight, where loads through registers had a tile's at a
+                     * time; the tiles past them are loaded meanwhile, the last one after the sums of
+                     * the kept ones, so its values are still in yv and dv when the second pass
+                     * starts. */
+                    const int64_t tiles = (cols + step - 1) / step;
+                    kept = tiles < a.cached_tiles ? tiles : a.cached_tiles;
+                    for (int64_t t = 0; t < kept; t++)
+                        hsm_bwd_tile_copy<T, VEC, C, !LOG>(a, yr, dr, t * step, cols, hsm_online_cache + t * tile_bytes);
+                    hsm_copy_async_commit();
+                    const int64_t last = tiles > kept ? tiles - 1 : -1;
+                    for (int64_t t = kept; t < last; t++)
+                        s += hsm_bwd_chunk_load<T, VEC, C, !LOG>(a, yr, dr, t * step, cols, threadIdx.x, blockDim.x, yv,
+                                                                 dv);
+                    hsm_copy_async_wait_pending(0);
+                    for (int64_t t = 0; t < kept; t++)
+                        s += hsm_bwd_chunk_load<T, VEC, C, !LOG, HSM_BWD_FROM, !LOG>(a, yr, dr, t * step, cols,
+                                                                                     threadIdx.x, blockDim.x, yv, dv, 0,
+                                                                                     hsm_online_cache + t * tile_bytes);
+                    if (last >= 0)
+                        s += hsm_bwd_chunk_load<T, VEC, C, !LOG>(a, yr, dr, last * step, cols, threadIdx.x, blockDim.x,
+                                                                 yv, dv);
+                    copied = true;
+                }
             }
-            kept = t < a.cached_tiles ? t : a.cached_tiles;
+            if (!copied) {
+                int64_t t = 0;
+                for (int64_t col0 = 0; col0 < cols; col0 += step, t++) {
+                    if (t < a.cached_tiles)
+                        s += hsm_bwd_chunk_load<T, VEC, C, !LOG, HSM_BWD_KEEP, !LOG>(
+                            a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv, 0, hsm_online_cache + t * tile_bytes);
+                    else
+                        s += hsm_bwd_chunk_load<T, VEC, C, !LOG>(a, yr, dr, col0, cols, threadIdx.x, blockDim.x, yv, dv);
+                }
+                kept = t < a.cached_tiles ? t : a.cached_tiles;
+            }
             s = hsm_block_sum(s, red[parity]);
         }
         if (a.op.no_out) {

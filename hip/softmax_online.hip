@@ -190,17 +190,16 @@ __device__ __forceinline__ void hsm_bwd_tile_copy(const hsm_args &a, const T *yr
 
 /* The backward: a pass for the row's sum, then one that writes dx. The first `cached_tiles` tiles are
  * kept in shared memory/LDS, dy's packs and, for softmax, y's (log-softmax's sum is of dy alone, so
- * its first pass reads only dy and its second reads y once, from the tensor): copied there at once
- * (hsm_bwd_tile_copy) and summed from there, or, where a pack is narrower than 16 bytes, stored as
- * loaded. The second
- * pass goes in reverse: softmax's vector kernels find the tile the first read last still in registers
- * (measured on an H200, bench/results/h200-2026-11-24-online-keep.md: bf16 4096 x 16384 1.08x, 50256
- * 1.06x; log-softmax, which would hold dy's alone, was 4-6% slower so, and the scalar kernels would
- * spill), and the rest is read again from the end of the row, which is the part most likely still in
- * L2. Each tensor read at most twice. P: peeled, rows at any element offset with dy's and dx's rows
- * at the same offset as y's from their own accesses (the plan's condition): the passes take the
- * row's whole packs, from its first column on 16 bytes, as a row of their own, and the edge elements
- * around them go one a thread (hsm_peel_col). */
+ * its first pass reads only dy and its second reads y once, from the tensor): copied there at once and
+ * summed from there (hsm_bwd_tile_copy), or stored as loaded where hsm_bwd_copies_whole says not. The
+ * second pass goes in reverse: softmax's vector kernels find the tile the first read last still in
+ * registers (measured on an H200, bench/results/h200-2026-11-24-online-keep.md: bf16 4096 x 16384
+ * 1.08x, 50256 1.06x; log-softmax, which would hold dy's alone, was 4-6% slower so, and the scalar
+ * kernels would spill), and the rest is read again from the end of the row, which is the part most
+ * likely still in L2. Each tensor read at most twice. P: peeled, rows at any element offset with dy's
+ * and dx's rows at the same offset as y's from their own accesses (the plan's condition): the passes
+ * take the row's whole packs, from its first column on 16 bytes, as a row of their own, and the edge
+ * elements around them go one a thread (hsm_peel_col). */
 template <typename T, int VEC, bool P, bool LOG>
 __device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
 {

@@ -950,11 +950,11 @@ HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
         hsm_row_bwd_words_body<T, C>(a);                                                              \
     }
 #define HSM_ROW_BWD_WORDS_SET(SFX, T)                                                                 \
-    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_bwd, T, 8)                                     \
-    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_bwd, T, 16)                                   \
-    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w32_bwd, T, 32)                                   \
-    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_peel_bwd, T, 8)                                 \
-    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_peel_bwd, T, 16)                               \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_bwd, T, 8)                                            \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_bwd, T, 16)                                          \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w32_bwd, T, 32)                                          \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w8_peel_bwd, T, 8)                                       \
+    HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w16_peel_bwd, T, 16)                                     \
     HSM_ROW_BWD_WORDS_KERNEL(hsm_row_##SFX##_w32_peel_bwd, T, 32)
 #define HSM_ROW_BWD_WORDS_ENTRY(NAME, DT, C, PEEL)                                                    \
     {#NAME, (const void *)NAME, HSM_FAMILY_ROW, HSM_KOP_BWD, DT, 8, C, HSM_ROW_MAX_BLOCK, hsm_launch_plain, PEEL, 0, 0, 1}

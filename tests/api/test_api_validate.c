@@ -492,8 +492,7 @@ static void test_stats_plan(hipsoftmax_handle h)
     /* On sm_90 (228 KiB of shared memory an SM): ONLINE's backward in half blocks, two a SM, where
      * each keeps three quarters of its row or more (bf16 y with fp32 dy, 4096 x 16384: two tiles of
      * 8192 columns, y and dy kept; with dy in y's dtype ROW holds the row); in whole blocks where they
-     * would keep less (log-softmax keeps dy alone: 7 of
-     * 1024 x 131072's 8 tiles). fp32 rows of two ONLINE tiles or more go to ONLINE where it keeps
+     * would keep less (log-softmax keeps dy alone: 7 of 1024 x 131072's 8 tiles). fp32 rows of two ONLINE tiles or more go to ONLINE where it keeps
      * half of them and ROW does not hold the row (4096 x 24576, 3 tiles kept), not otherwise (4096 x
      * 16384: ROW's, one block a SM; 4096 x 65536, 3 tiles of 8; 4096 x 8192, one). */
     p.x_dtype = p.y_dtype = HIPSOFTMAX_DTYPE_BF16, p.dy_dtype = HIPSOFTMAX_DTYPE_F32;

@@ -709,21 +709,21 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
     if (s == NULL || cols < tile)
         return 0;
     const int many = rows >= (int64_t)h->dev.num_cus;
+    /* The backward keeps ROW where ROW holds the row and dx is as wide as y (the two rules below). */
+    const int row_holds = q->kop == HSM_KOP_BWD && fits && q->out_es == elem_bytes(q->dt);
     if (q->kop == HSM_KOP_BWD && q->dt == HSM_F32 && !q->one_pass) {
-        /* Not where ROW holds the row (16384 columns) and dx is fp32 too: ROW's backward ran 1.05-1.08x
-         * as fast as ONLINE's there (H200, 2048-4096 rows), but 0.96-0.97x with a bf16 dx
+        /* fp32: ROW holds 16384 columns; its backward ran 1.05-1.08x as fast as ONLINE's there (H200,
+         * 2048-4096 rows), but 0.96-0.97x with a bf16 dx
          * (bench/results/h200-2026-11-28-row-backward.md). */
         const online_geometry g = online_fit(h, q, s, s->k->max_block, cols);
-        const int row_holds = q->out_es == elem_bytes(q->dt) && fits;
         return many && q->vec > 1 && cols >= 2 * tile && 2 * g.cached >= g.tiles && !row_holds;
     }
-    /* The 16-bit backward with dy in y's dtype: not where ROW's kernels that hold both as stored hold
-     * the row (to 32768 columns) and dx is not wider than y. H200, against ONLINE (the library
-     * before, one command, three rounds), 4096 rows of 16384-32768 columns: 1.08-1.28x (bf16 and
-     * fp16, softmax and log-softmax, 91-99% of the copy bandwidth); with an fp32 dx 0.86-0.91x
-     * (bench/results/h200-2026-11-28-words-backward.md). */
+    /* 16 bits with dy in y's dtype: ROW's kernels that hold both as stored hold 32768 columns. H200,
+     * against ONLINE (the library before, one command, three rounds), 4096 rows of 16384-32768
+     * columns: 1.08-1.28x (bf16 and fp16, softmax and log-softmax, 91-99% of the copy bandwidth);
+     * with an fp32 dx 0.86-0.91x (bench/results/h200-2026-11-28-words-backward.md). */
     if (q->kop == HSM_KOP_BWD)
-        return q->one_pass || (many && !(q->dy_as_y && fits && q->out_es <= elem_bytes(q->dt)));
+        return q->one_pass || (many && !(q->dy_as_y && row_holds));
     return q->one_pass && many && !fits;
 }
 

@@ -121,23 +121,38 @@ __device__ __forceinline__ hsm_row_ctx hsm_fwd_row(const hsm_args &a, int64_t ro
 
 /* ---- forward loads ------------------------------------------------------------------------------ */
 
-/* A pack of VEC elements of T read in pieces of at most 16 bytes, as stored (hsm_get converts). */
-template <typename T, int VEC> struct hsm_raw {
-    hsm_pack<T, hsm_piece<T, VEC>::n> piece[VEC / hsm_piece<T, VEC>::n];
+/* A pack of VEC elements of T read in pieces of at most 16 bytes, as stored (hsm_get converts). W:
+ * 16-bit elements held two to a word (hsm_lo_to_float), as hsm_held does. */
+template <typename T, int VEC, bool W = false> struct hsm_raw {
+    typedef hsm_pack<T, hsm_piece<T, VEC>::n> piece_t;
+    piece_t piece[VEC / hsm_piece<T, VEC>::n];
 };
-template <typename T, int VEC>
-__device__ __forceinline__ void hsm_raw_load(hsm_raw<T, VEC> &r, const T *p)
+template <typename T, int VEC> struct hsm_raw<T, VEC, true> {
+    typedef hsm_pack<uint32_t, hsm_piece<T, VEC>::n / 2> piece_t;
+    piece_t piece[VEC / hsm_piece<T, VEC>::n];
+};
+/* The backward's packs of y and dy: 16-bit ones as words, so each element converts in one
+ * instruction and a pack outside the row is zeroed a word at a time. Held as 16-bit elements, each
+ * took a register of its own, an extract, a shift and a zeroing: ONLINE's bf16 backward issued 31
+ * instructions an element, 7 of them PRMT (H200 source counters, bench/results/
+ * h200-2026-11-28-held-words.md). */
+template <typename T, int VEC> using hsm_held = hsm_raw<T, VEC, sizeof(T) == 2 && hsm_piece<T, VEC>::n % 2 == 0>;
+template <typename T, int VEC, bool W>
+__device__ __forceinline__ void hsm_raw_load(hsm_raw<T, VEC, W> &r, const T *p)
 {
     constexpr int P = hsm_piece<T, VEC>::n;
 #pragma unroll
     for (int q = 0; q < VEC / P; q++)
-        r.piece[q] = *reinterpret_cast<const hsm_pack<T, P> *>(p + q * P);
+        r.piece[q] = *reinterpret_cast<const typename hsm_raw<T, VEC, W>::piece_t *>(p + q * P);
 }
-template <typename T, int VEC>
-__device__ __forceinline__ float hsm_raw_elem(const hsm_raw<T, VEC> &r, int i)
+template <typename T, int VEC, bool W>
+__device__ __forceinline__ float hsm_raw_elem(const hsm_raw<T, VEC, W> &r, int i)
 {
     constexpr int P = hsm_piece<T, VEC>::n;
-    return hsm_to_float(r.piece[i / P].v[i % P]);
+    if constexpr (W)
+        return hsm_word_elem<T>(r.piece[i / P].v, i % P);
+    else
+        return hsm_to_float(r.piece[i / P].v[i % P]);
 }
 
 /* Columns at or past lim of a thread's chunk made -inf: a causal bound inside a pack. Only where the
@@ -714,10 +729,10 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
                                                       int width, float *yv, float *dv, int log, int64_t wrap,
                                                       unsigned char *cache)
 {
-    hsm_pack<T, VEC> yp[C / VEC];
-    hsm_raw<TD, VEC> dp[C / VEC];
-    hsm_pack<T, VEC> *cy = reinterpret_cast<hsm_pack<T, VEC> *>(cache);
-    hsm_raw<TD, VEC> *cd = reinterpret_cast<hsm_raw<TD, VEC> *>(
+    hsm_held<T, VEC> yp[C / VEC];
+    hsm_held<TD, VEC> dp[C / VEC];
+    hsm_held<T, VEC> *cy = reinterpret_cast<hsm_held<T, VEC> *>(cache);
+    hsm_held<TD, VEC> *cd = reinterpret_cast<hsm_held<TD, VEC> *>(
         cache + (YC ? (size_t)width * (C / VEC) * sizeof(hsm_pack<T, VEC>) : 0));
 #pragma unroll
     for (int p = 0; p < C / VEC; p++) {
@@ -730,7 +745,7 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
                 if constexpr (CM == HSM_BWD_FROM && YC)
                     yp[p] = cy[at];
                 else
-                    yp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(yr + col);
+                    hsm_raw_load<T, VEC>(yp[p], yr + col);
                 if constexpr (CM == HSM_BWD_KEEP && YC)
                     cy[at] = yp[p];
             }
@@ -741,8 +756,8 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
             if constexpr (CM == HSM_BWD_KEEP)
                 cd[at] = dp[p];
         } else { /* zeros: add nothing, and are never written */
-            yp[p] = hsm_pack<T, VEC>{};
-            dp[p] = hsm_raw<TD, VEC>{};
+            yp[p] = hsm_held<T, VEC>{};
+            dp[p] = hsm_held<TD, VEC>{};
         }
     }
     float s = 0.0f;
@@ -752,7 +767,7 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
         for (int i = 0; i < VEC; i++) {
             dv[p * VEC + i] = hsm_raw_elem<TD, VEC>(dp[p], i);
             if constexpr (Y) {
-                yv[p * VEC + i] = hsm_to_float(yp[p].v[i]);
+                yv[p * VEC + i] = hsm_raw_elem<T, VEC>(yp[p], i);
                 s += log ? dv[p * VEC + i] : dv[p * VEC + i] * yv[p * VEC + i];
             } else {
                 s += dv[p * VEC + i];

@@ -229,7 +229,7 @@ __device__ __forceinline__ void hsm_online_bwd_rows(const hsm_args &a)
             s = hsm_bwd_given(a, row);
         } else {
             bool copied = false;
-            if constexpr (!P && VEC > 1) { /* (the peeled twins spilled 152-356 bytes with it) */
+            if constexpr (VEC > 1) {
                 if (hsm_bwd_copies_whole<T, VEC>(a)) {
                     /* The kept tiles copied into the cache asynchronously, all at once: every kept
                      * byte of the row in flight, where loads through registers had a tile's at a

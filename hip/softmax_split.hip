@@ -498,8 +498,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
 /* The backward's staged columns of an fp32 y and dy copied into shared memory asynchronously, all at
  * once, in 16-byte packs: pack p of this thread's at (p * blockDim.x + threadIdx.x) VEC floats of sy
  * and of sd (each thread reads back only what it copied, so no barrier), the block's columns up to
- * bound. Loaded through registers two accesses a tensor at a time, the staging kept a quarter of what
- * a SM can have in flight (fp32 4096 x 65536 at 84% of the copy bandwidth, H200). */
+ * bound. Loaded through registers two accesses a tensor at a time, fp32 softmax 4096 x 65536 ran at
+ * 84% of the copy bandwidth, 90% so (H200, bench/results/h200-2026-11-28-held-words.md). */
 template <int VEC>
 __device__ __forceinline__ void hsm_split_bwd_stage_copy(float *sy, float *sd, const float *yr, const float *dr,
                                                          int64_t scol0, int staged, int64_t bound)
@@ -531,7 +531,7 @@ __device__ __forceinline__ void hsm_split_bwd_staged_get(const float *sy, const 
 
 /* The backward over a group of co-resident blocks: each block holds y and dy of its part of the row,
  * `chunk` columns in registers and `staged` accesses per thread in shared memory (as fp32, 8 bytes a
- * column, whatever the dtypes), sums dy * y (softmax) or dy (log-softmax) over it, and the group
+ * column, whatever the dtypes: value by value, or as copied packs for an fp32 y and dy), sums dy * y (softmax) or dy (log-softmax) over it, and the group
  * exchanges one partial sum per block; columns past what the group holds are read twice.
  * P: peeled, rows at any element offset, dy's and dx's rows at the same offset as y's from their own
  * accesses (the plan's condition). The group lays out the row's whole packs, from its first column

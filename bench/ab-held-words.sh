@@ -4,8 +4,8 @@
 # before (OLD_BENCH, with OLD_LIBDIR first on the library path) and after (NEW_BENCH), three rounds in
 # rotating order. Each family whose backward loads through hsm_bwd_chunk_load: ONLINE's 16-bit rows
 # (4096 x 32K-64K, forced at 32K), SPLIT's fp32 and 16-bit rows (4096 x 64K-256K, few long rows),
-# ROW's fp32-held kernels (16-bit y with an fp32 dx or dy), WARP's short 16-bit rows, and fp32 y with
-# a bf16 dy on ONLINE.
+# bf16 y and dy with an fp32 dx (ROW's words kernel at 8K, ONLINE at 16K), ROW's fp32-held kernel
+# (bf16 y with an fp32 dy), WARP's short 16-bit rows, and fp32 y with a bf16 dy on ONLINE.
 # Usage: bench/ab-held-words.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
 set -uo pipefail
 old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}

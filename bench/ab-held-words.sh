@@ -27,14 +27,4 @@ cases=(
   "--dtype bf16 --shape 65536x512 --shape 65536x128"
   "--dtype bf16 --shape 4096x16384"
 )
-for round in 1 2 3; do
-  for c in "${cases[@]}"; do
-    order="old new"
-    [ $((round % 2)) = 0 ] && order="new old"
-    for which in $order; do
-      echo "## round $round $which $c"
-      # shellcheck disable=SC2086  # each case is its options, split on purpose
-      ab_one "$which" --op bwd $c
-    done
-  done
-done > "$out/ab-held-words.md" 2>&1
+ab_cases 3 "--op bwd" "${cases[@]}" > "$out/ab-held-words.md" 2>&1

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2154  # old, oldlib and new: set by the script that sources this
 # Sourced by the bench/ab-*.sh scripts, with old (the bench before a change), oldlib (its library's
 # folder) and new (the bench after it) set. ab_one runs one of the two, the old one with its library
-# first on the library path; ab_order gives a round's order, the second round the reverse of the first.
+# first on the library path; ab_order gives a round's order, the second round the reverse of the first;
+# ab_cases runs a list of cases so for any number of rounds.
 ab_one() { # which (old|new), hipsoftmax-bench options...
   local which=$1
   shift
@@ -13,4 +14,19 @@ ab_one() { # which (old|new), hipsoftmax-bench options...
 }
 ab_order() { # round (1|2)
   if [ "$1" = 2 ]; then echo "new old"; else echo "old new"; fi
+}
+ab_cases() { # rounds, options every case shares, cases (each its hipsoftmax-bench options, one string)
+  # Every case with old and new in turn, `rounds` times, the order reversed every other round; a
+  # "## round R which case" line before each run.
+  local rounds=$1 common=$2 round c which
+  shift 2
+  for round in $(seq 1 "$rounds"); do
+    for c in "$@"; do
+      for which in $(ab_order $(((round - 1) % 2 + 1))); do
+        echo "## round $round $which $c"
+        # shellcheck disable=SC2086  # the options, split on purpose
+        ab_one "$which" $common $c
+      done
+    done
+  done
 }

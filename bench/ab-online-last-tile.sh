@@ -18,14 +18,4 @@ cases=(
   "--dtype bf16 --family online --shape 4096x32768 --shape 4096x16384"
   "--dtype fp32 --dy-dtype bf16 --shape 4096x32768"
 )
-for round in 1 2 3; do
-  for c in "${cases[@]}"; do
-    order="old new"
-    [ $((round % 2)) = 0 ] && order="new old"
-    for which in $order; do
-      echo "## round $round $which $c"
-      # shellcheck disable=SC2086  # each case is its options, split on purpose
-      ab_one "$which" --op bwd $c
-    done
-  done
-done > "$out/ab-online-last-tile.md" 2>&1
+ab_cases 3 "--op bwd" "${cases[@]}" > "$out/ab-online-last-tile.md" 2>&1

@@ -18,14 +18,4 @@ cases=(
   "--dtype fp32 --algo log --shape 4096x50257 --shape 4096x65535"
   "--dtype bf16 --shape 4096x40001 --shape 1024x131071"
 )
-for round in 1 2 3; do
-  for c in "${cases[@]}"; do
-    order="old new"
-    [ $((round % 2)) = 0 ] && order="new old"
-    for which in $order; do
-      echo "## round $round $which $c"
-      # shellcheck disable=SC2086  # each case is its options, split on purpose
-      ab_one "$which" --op bwd $c
-    done
-  done
-done > "$out/ab-online-peel.md" 2>&1
+ab_cases 3 "--op bwd" "${cases[@]}" > "$out/ab-online-peel.md" 2>&1

@@ -162,32 +162,6 @@ __device__ __forceinline__ bool hsm_bwd_copies_whole(const hsm_args &a)
     return VEC > 1 && VEC * hsm_dtype_bytes(a.op.in2_dtype) >= 16 && hsm_dtype_bytes(a.op.out_dtype) <= sizeof(T);
 }
 
-/* This thread's packs of the backward's tile at col0 copied into its cache (hsm_copy16_async), in
- * hsm_bwd_chunk_load_t's layout: y's first where YC, then dy's, each thread at its own slots, so
- * only the thread that copied reads them (after hsm_copy_async_wait_pending) and no barrier is
- * needed. A dy pack of 32 bytes (fp32 dy with 16-bit y) is two copies. */
-template <typename T, int VEC, int C, bool YC>
-__device__ __forceinline__ void hsm_bwd_tile_copy(const hsm_args &a, const T *yr, const void *dr, int64_t col0,
-                                                  int64_t cols, unsigned char *cache)
-{
-    const size_t des = hsm_dtype_bytes(a.op.in2_dtype);
-    unsigned char *cd = cache + (YC ? (size_t)blockDim.x * (C / VEC) * sizeof(hsm_pack<T, VEC>) : 0);
-#pragma unroll
-    for (int p = 0; p < C / VEC; p++) {
-        const int64_t col = col0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
-        const int at = p * blockDim.x + threadIdx.x;
-        if ((uint64_t)col < (uint64_t)cols) {
-            if constexpr (YC)
-                hsm_copy16_async(cache + (size_t)at * sizeof(hsm_pack<T, VEC>), yr + col);
-            const unsigned char *src = (const unsigned char *)dr + (size_t)col * des;
-            unsigned char *dst = cd + (size_t)at * VEC * des;
-            hsm_copy16_async(dst, src);
-            if (VEC * des == 32)
-                hsm_copy16_async(dst + 16, src + 16);
-        }
-    }
-}
-
 /* The backward: a pass for the row's sum, then one that writes dx. The first `cached_tiles` tiles are
  * kept in shared memory/LDS, dy's packs and, for softmax, y's (log-softmax's sum is of dy alone, so
  * its first pass reads only dy and its second reads y once, from the tensor): copied there at once and

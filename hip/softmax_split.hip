@@ -495,43 +495,10 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     }
 }
 
-/* The backward's staged columns of an fp32 y and dy copied into shared memory asynchronously, all at
- * once, in 16-byte packs: pack p of this thread's at (p * blockDim.x + threadIdx.x) VEC floats of sy
- * and of sd (each thread reads back only what it copied, so no barrier), the block's columns up to
- * bound. Loaded through registers two accesses a tensor at a time, fp32 softmax 4096 x 65536 ran at
- * 84% of the copy bandwidth, 90% so (H200, bench/results/h200-2026-11-28-held-words.md). */
-template <int VEC>
-__device__ __forceinline__ void hsm_split_bwd_stage_copy(float *sy, float *sd, const float *yr, const float *dr,
-                                                         int64_t scol0, int staged, int64_t bound)
-{
-    for (int p = 0; p < staged; p++) {
-        const int64_t col = scol0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC;
-        const size_t at = ((size_t)p * blockDim.x + threadIdx.x) * VEC;
-        if (col < bound) {
-            hsm_copy16_async(sy + at, yr + col);
-            hsm_copy16_async(sd + at, dr + col);
-        }
-    }
-    hsm_copy_async_commit();
-}
-
-/* Pack p of this thread's copied columns (hsm_split_bwd_stage_copy) into yv and dv. */
-template <int VEC>
-__device__ __forceinline__ void hsm_split_bwd_staged_get(const float *sy, const float *sd, int p, float *yv, float *dv)
-{
-    const size_t at = ((size_t)p * blockDim.x + threadIdx.x) * VEC;
-    const hsm_pack<float, VEC> y = *reinterpret_cast<const hsm_pack<float, VEC> *>(sy + at);
-    const hsm_pack<float, VEC> d = *reinterpret_cast<const hsm_pack<float, VEC> *>(sd + at);
-#pragma unroll
-    for (int i = 0; i < VEC; i++) {
-        yv[i] = y.v[i];
-        dv[i] = d.v[i];
-    }
-}
-
 /* The backward over a group of co-resident blocks: each block holds y and dy of its part of the row,
- * `chunk` columns in registers and `staged` accesses per thread in shared memory (as fp32, 8 bytes a
- * column, whatever the dtypes: value by value, or as copied packs for an fp32 y and dy), sums dy * y (softmax) or dy (log-softmax) over it, and the group
+ * `chunk` columns in registers and `staged` accesses per thread in shared memory (the plan gives 8
+ * bytes a column: y's and dy's packs as stored take 4-8 of them where both are 16 bytes, else their
+ * values as fp32 take all 8), sums dy * y (softmax) or dy (log-softmax) over it, and the group
  * exchanges one partial sum per block; columns past what the group holds are read twice.
  * P: peeled, rows at any element offset, dy's and dx's rows at the same offset as y's from their own
  * accesses (the plan's condition). The group lays out the row's whole packs, from its first column
@@ -547,6 +514,7 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
      * its last reads and the next row's first writes have no barrier between them. */
     __shared__ float red[3][HSM_MAX_WARPS];
     extern __shared__ __align__(16) unsigned char hsm_split_stage_mem[];
+    unsigned char *stage = hsm_split_stage_mem;
     float *sy = reinterpret_cast<float *>(hsm_split_stage_mem);
     const int k = a.blocks_per_row;
     const int64_t ngroups = gridDim.x / k;
@@ -562,6 +530,9 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     const int stiles = (staged + SP - 1) / SP;
     const int64_t saccess = (int64_t)blockDim.x * VEC;  /* columns of one staged access of every thread */
     float *sd = sy + (size_t)staged * saccess;            /* dy after y */
+    /* Bytes of one copied access of every thread (y's packs, then dy's): at most the 8 a column the
+     * plan gives staging. */
+    const size_t pbytes = (size_t)saccess * (sizeof(T) + hsm_dtype_bytes(a.op.in2_dtype));
     const int64_t span = chunk + staged * saccess;
     const int64_t col0 = j * span, scol0 = col0 + chunk, send = scol0 + staged * saccess;
     const int64_t resident = span * k;
@@ -581,12 +552,19 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
         }
         const int64_t cols = pr.cols;
         const int64_t bound = send < cols ? send : cols; /* this block's staged columns end here */
-        /* An fp32 y and dy (16-byte packs of both): the staged columns copied asynchronously
-         * (hsm_split_bwd_stage_copy), in flight with the register chunk's and the streamed ones. */
+        /* 16-byte packs of y and dy (every dtype pair but an fp32 y with a 16-bit dy, whose pack is 8
+         * bytes): the staged columns copied asynchronously, all at once, in flight with the register
+         * chunk's and the streamed ones, as stored; access p of every thread at stage + p * pbytes in
+         * hsm_bwd_tile_copy's layout (each thread reads back only what it copied: no barrier). Loaded
+         * through registers two accesses a tensor at a time, fp32 softmax 4096 x 65536 ran at 84% of
+         * the copy bandwidth, 90% so (H200, bench/results/h200-2026-11-28-held-words.md), bf16 57%
+         * and 79% (forced on SPLIT, bench/results/h200-2026-11-28-split-copies.md). */
         bool copied = false;
-        if constexpr (sizeof(T) == 4 && VEC * sizeof(T) == 16) {
-            if (a.op.in2_dtype == HSM_F32) {
-                hsm_split_bwd_stage_copy<VEC>(sy, sd, (const float *)yr, (const float *)dr, scol0, staged, bound);
+        if constexpr (VEC * sizeof(T) == 16) {
+            if (VEC * hsm_dtype_bytes(a.op.in2_dtype) >= 16) {
+                for (int p = 0; p < staged; p++)
+                    hsm_bwd_tile_copy<T, VEC, VEC, true>(a, yr, dr, scol0 + p * saccess, bound, stage + p * pbytes);
+                hsm_copy_async_commit();
                 copied = true;
             }
         }
@@ -613,14 +591,9 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
                                                 blockDim.x, wy, wd);
         if (copied) {
             hsm_copy_async_wait_pending(0);
-            for (int p = 0; p < staged; p++) {
-                if (scol0 + ((int64_t)p * blockDim.x + threadIdx.x) * VEC < bound) {
-                    hsm_split_bwd_staged_get<VEC>(sy, sd, p, wy, wd);
-#pragma unroll
-                    for (int i = 0; i < VEC; i++)
-                        ls += a.op.log ? wd[i] : wd[i] * wy[i];
-                }
-            }
+            for (int p = 0; p < staged; p++)
+                ls += hsm_bwd_chunk_load<T, VEC, VEC, true, HSM_BWD_FROM, true>(
+                    a, yr, dr, scol0 + p * saccess, bound, threadIdx.x, blockDim.x, wy, wd, 0, stage + p * pbytes);
         }
         const bool given = a.op.stats_in != NULL;
         float sum = given ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
@@ -645,7 +618,8 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
         }
         hsm_bwd_chunk_store<VEC, C>(a, xrow, col0, cols, threadIdx.x, blockDim.x, yv, dv, sum);
         for (int p = 0; p < (copied ? staged : 0); p++) {
-            hsm_split_bwd_staged_get<VEC>(sy, sd, p, wy, wd);
+            hsm_bwd_chunk_load<T, VEC, VEC, true, HSM_BWD_FROM, true>(a, yr, dr, scol0 + p * saccess, bound, threadIdx.x,
+                                                                      blockDim.x, wy, wd, 0, stage + p * pbytes);
             hsm_bwd_chunk_store<VEC, VEC>(a, xrow, scol0 + (int64_t)p * saccess, bound, threadIdx.x, blockDim.x, wy,
                                           wd, sum);
         }

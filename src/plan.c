@@ -62,13 +62,13 @@
  * copy bandwidth with 1024 blocks per row, 58% with 1171 (the same run). */
 #define HSM_SPLIT_MAX_ROW_BLOCKS 1024
 /* ROW (and ONLINE's backward) launch a block a row, not a persistent grid of the blocks the SMs hold at
- * once, where the input (x, or y for the backward) is this large: the kernels loop over rows gridDim.x
- * apart either way, and with a block a row the rows still to come wait in the launch, each SM taking
- * the next as soon as one of its blocks retires, where a persistent block issues its next row's loads
- * only after its own reductions and stores. H100, same library, against the resident grid
- * (bench/results/h100-2026-11-27-block-a-row.md): rows of 2K-32K columns 1.01-1.12x on 32 MB and more
- * (bf16 4096 x 16384 1.09x, 99% of a same-size copy; fp32 4096 x 4096 1.06x; backward 1.01-1.07x;
- * scale, masks and mixed dtypes 1.02-1.08x); on 8-16 MB problems 0.94-1.05x, so those stay resident.
+ * once, where the input (x; for the backward y, dy and dx together, row_grid) is this large: the kernels
+ * loop over rows gridDim.x apart either way, and with a block a row the rows still to come wait in the
+ * launch, each SM taking the next as soon as one of its blocks retires, where a persistent block issues
+ * its next row's loads only after its own reductions and stores. H100, same library, against the resident
+ * grid (bench/results/h100-2026-11-27-block-a-row.md): rows of 2K-32K columns 1.01-1.12x on 32 MB and more
+ * (bf16 4096 x 16384 1.09x, 99% of a same-size copy; fp32 4096 x 4096 1.06x; backward 1.01-1.07x; scale,
+ * masks and mixed dtypes 1.02-1.08x); on 8-16 MB problems 0.94-1.05x, so those stay resident.
  * CHANNEL's kernels loop over tiles (or groups of them) the same way, and take the same rule, a block
  * a unit of work (bench/results/h100-2026-11-27-channel-grid.md, against the resident grid): 16-bit
  * tile kernels 1.02-1.15x on 32 MB and more, fp32 backward 1.02-1.10x, fp32 word forward at C = 32
@@ -104,10 +104,16 @@ static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident)
     return (int)min64(units, bytes >= HSM_BLOCK_A_ROW_MIN_BYTES ? (int64_t)INT32_MAX / block : resident);
 }
 
-/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large. */
+/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large. The backward
+ * counts the bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
+ * H200, against the library before, three rounds (bench/results/h200-2026-11-28-split-copies.md):
+ * 0.995-1.027x, 1.013x on average, on the ten launches of 19-30 us whose grid changed (fp32 4096 x
+ * 1024 and 1536 1.018x; fp32 4096 x 2000, 2048 x 2048 and bf16 4096 x 3072 0.995-0.998x), 0.985-1.010x
+ * on the four whose grid did not. */
 static int row_grid(const hsm_req *q, int64_t rows, int64_t cols, int block, int64_t resident, int a_row)
 {
-    return work_grid(a_row ? rows * cols * elem_bytes(q->dt) : 0, rows, block, resident);
+    const int64_t per = q->kop == HSM_KOP_BWD ? 2 * elem_bytes(q->dt) + q->out_es : elem_bytes(q->dt);
+    return work_grid(a_row ? rows * cols * per : 0, rows, block, resident);
 }
 
 /* CHANNEL's: a block a unit (a tile, or a block's group of tiles) where the tensor is large. */

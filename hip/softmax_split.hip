@@ -556,9 +556,9 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
          * bytes): the staged columns copied asynchronously, all at once, in flight with the register
          * chunk's and the streamed ones, as stored; access p of every thread at stage + p * pbytes in
          * hsm_bwd_tile_copy's layout (each thread reads back only what it copied: no barrier). Loaded
-         * through registers two accesses a tensor at a time, fp32 softmax 4096 x 65536 ran at 84% of
-         * the copy bandwidth, 90% so (H200, bench/results/h200-2026-11-28-held-words.md), bf16 57%
-         * and 79% (forced on SPLIT, bench/results/h200-2026-11-28-split-copies.md). */
+         * through registers two accesses a tensor at a time instead, softmax 4096 x 65536 ran at 84%
+         * (fp32) and 57% (bf16 forced on SPLIT) of the copy bandwidth, copied at 90% and 79% (H200:
+         * bench/results/h200-2026-11-28-held-words.md, h200-2026-11-28-split-copies.md). */
         bool copied = false;
         if constexpr (VEC * sizeof(T) == 16) {
             if (VEC * hsm_dtype_bytes(a.op.in2_dtype) >= 16) {

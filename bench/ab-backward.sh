@@ -4,10 +4,7 @@
 # second in the reverse order; softmax and log-softmax, fp32, bf16 and fp16, at M = 4096 from 1K to
 # 64K columns (odd ones among them), few long rows, and bf16 y and dy with an fp32 dx.
 # Usage: bench/ab-backward.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 shapes=()
 for n in 1024 4096 16384 24576 32768 50256 50257 65536; do shapes+=(--shape "4096x$n"); done

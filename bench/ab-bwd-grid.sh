@@ -5,10 +5,7 @@
 # grid changes (fp32 4096 x 1024-2000 and 2048 x 2048, bf16 4096 x 2048-3072, softmax, log-softmax,
 # an fp32 dx) and rows whose grid does not (8192 rows, fp32 4096 x 4096, bf16 4096 x 1024).
 # Usage: bench/ab-bwd-grid.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 cases=(
   "--dtype fp32 --shape 4096x1024 --shape 4096x1536 --shape 4096x2000 --shape 2048x2048 --shape 8192x1024"

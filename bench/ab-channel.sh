@@ -5,10 +5,7 @@
 # the shapes of issue 13 and the bench's CHANNEL shapes; then each kernel named in HSM_AB_KERNELS
 # forced on the new library over the same forward shapes of its dtype.
 # Usage: [HSM_AB_KERNELS="name ..."] bench/ab-channel.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 shapes=(--shape 16x150x16384 --shape 32x64x16384 --shape 64x21x4096 --shape 64x150x1024 --shape 16x19x16384
         --shape 128x21x1024 --shape 2x150x4096 --shape 256x1000x4 --shape 1024x21x3 --shape 32x128x8192

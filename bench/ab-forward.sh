@@ -3,10 +3,7 @@
 # (OLD_BENCH, with OLD_LIBDIR first on the library path) and after it (NEW_BENCH), two rounds, the
 # second in the reverse order, fp32, bf16 and fp16 at M = 4096 from 256 to 256K columns and decode
 # rows (few, long: SPLIT). Usage: bench/ab-forward.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 shapes=()
 for n in 256 1024 4096 8192 16384 32768 65536 131072 262144; do shapes+=(--shape "4096x$n"); done

@@ -7,10 +7,7 @@
 # bf16 y and dy with an fp32 dx (ROW's words kernel at 8K, ONLINE at 16K), ROW's fp32-held kernel
 # (bf16 y with an fp32 dy), WARP's short 16-bit rows, and fp32 y with a bf16 dy on ONLINE.
 # Usage: bench/ab-held-words.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 cases=(
   "--dtype bf16 --shape 4096x65536 --shape 4096x50257"

@@ -6,10 +6,7 @@
 # and fp16 at M = 4096 from 64 to 131072 columns (WARP, ROW, SPLIT), WARP's rows on 65536 rows (8-128
 # MB), rows off 16 bytes (4097, 12345, 50257, 781: the peeled kernels) and decode rows (SPLIT).
 # Usage: bench/ab-log.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 shapes=()
 for n in 64 128 256 512 1024 2048 4096 8192 16384 32768 65536 131072; do shapes+=(--shape "4096x$n"); done

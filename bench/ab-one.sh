@@ -1,8 +1,13 @@
-# shellcheck shell=bash disable=SC2154  # old, oldlib and new: set by the script that sources this
-# Sourced by the bench/ab-*.sh scripts, with old (the bench before a change), oldlib (its library's
-# folder) and new (the bench after it) set. ab_one runs one of the two, the old one with its library
-# first on the library path; ab_order gives a round's order, the second round the reverse of the first;
-# ab_cases runs a list of cases so for any number of rounds.
+# shellcheck shell=bash
+# Sourced by the bench/ab-*.sh scripts, with their arguments (OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR):
+# sets old (the bench before a change), oldlib (its library's folder), new (the bench after it) and
+# out (created), with -u and pipefail on. ab_one runs one of the two benches, the old one with its
+# library first on the library path; ab_order gives a round's order, the second round the reverse of
+# the first; ab_cases runs a list of cases so for any number of rounds.
+set -uo pipefail
+# shellcheck disable=SC2034  # out: the sourcing script's
+old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
+mkdir -p "$out"
 ab_one() { # which (old|new), hipsoftmax-bench options...
   local which=$1
   shift

@@ -4,10 +4,7 @@
 # rounds in rotating order: rows whose last tile is part full (16-bit 50256, fp32 24600), full,
 # or kept in shared memory with the others (fp32 20480, forced bf16 32768), softmax and log-softmax.
 # Usage: bench/ab-online-last-tile.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 cases=(
   "--dtype bf16 --shape 4096x50256 --shape 4096x50257 --shape 4096x49200 --shape 4096x65536"

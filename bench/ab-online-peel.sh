@@ -4,10 +4,7 @@
 # rounds in rotating order: rows at odd lengths and offsets (the peeled twins' rows) beside their
 # aligned neighbours (unchanged kernels, the control).
 # Usage: bench/ab-online-peel.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 cases=(
   "--dtype bf16 --shape 4096x50257 --shape 4096x65535 --shape 4096x65536"

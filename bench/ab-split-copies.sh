@@ -7,10 +7,7 @@
 # controls (the first copied before, the second copies neither time). Then each family forced on the
 # new library over bf16 rows of 64K-256K, for the plan's choice between ONLINE and SPLIT.
 # Usage: bench/ab-split-copies.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 cases=(
   "--dtype bf16 --family split --shape 4096x32768 --shape 4096x65536 --shape 4096x131072"

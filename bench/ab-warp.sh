@@ -7,10 +7,7 @@
 # _w32) forced on the new library over the same shapes, aligned ones included: which C, and where
 # the staging pays.
 # Usage: bench/ab-warp.sh OLD_BENCH OLD_LIBDIR NEW_BENCH OUT_DIR
-set -uo pipefail
-old=${1:?old bench} oldlib=${2:?old library dir} new=${3:?new bench} out=${4:?output dir}
-mkdir -p "$out"
-# shellcheck source=bench/ab-one.sh
+# shellcheck source=bench/ab-one.sh  # sets old, oldlib, new and out from the arguments
 . "$(dirname "$0")/ab-one.sh"
 shapes16=(--shape 65536x77 --shape 65536x80 --shape 16384x127 --shape 16384x128 --shape 65536x33
           --shape 65536x32 --shape 4096x509 --shape 4096x512 --shape 262144x77 --shape 262144x80)

@@ -100,6 +100,9 @@ typedef struct hsm_launch {
     int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of V each) */
     int flat_rows;                 /* WARP's _flat kernels: rows a block stages at once (a multiple of
                                       its groups; their elements fit HSM_WARP_FLAT_BYTES) */
+    int ahead;                     /* ROW's plain forward: a block asks L2 for the row this many visits
+                                      after its own before loading its own (plan.c's
+                                      HSM_ROW_AHEAD_DIV; 0: none) */
     hsm_op_args op;                /* forward and backward kernels */
 } hsm_launch;
 

@@ -233,6 +233,9 @@ __device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a,
     *a = __uint_as_float((unsigned)v);
     *b = __uint_as_float((unsigned)(v >> 32));
 }
+/* Asks for the cache line holding p in L2, no register written. No-op here: CDNA's loads that fill
+ * the cache without a destination were not measured (no AMD GPU here). */
+__device__ __forceinline__ void hsm_prefetch_l2(const void *p) { (void)p; }
 /* 16 bytes from global to shared memory (both 16-byte aligned). No asynchronous global-to-LDS copy
  * of 16 bytes per lane is reachable through HIP on gfx908/gfx90a/gfx942: an ordinary copy through
  * registers, complete on return, so the commit and wait below have nothing to do. */
@@ -339,6 +342,9 @@ __device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a,
     *a = v.x;
     *b = v.y;
 }
+/* Asks for the 128-byte line holding p in L2 (prefetch.global.L2, sm_20 and newer): no register
+ * written, nothing waits for it. */
+__device__ __forceinline__ void hsm_prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p)); }
 /* 16 bytes from global to shared memory (both 16-byte aligned), cached in L2 only, asynchronously:
  * cp.async (sm_80 and newer, every NVIDIA target this project builds) needs no register, and the
  * thread goes on at once and waits only in hsm_copy_async_wait_pending. */

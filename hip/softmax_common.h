@@ -488,6 +488,7 @@ struct hsm_args {
     int channel_warps;
     int channel_lanes;
     int flat_rows;
+    int ahead;
     hsm_op_args op;
 };
 
@@ -512,6 +513,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.channel_warps = a->channel_warps;
     k.channel_lanes = a->channel_lanes;
     k.flat_rows = a->flat_rows;
+    k.ahead = a->ahead;
     k.op = a->op;
     return k;
 }

@@ -119,6 +119,17 @@ __device__ __forceinline__ hsm_row_ctx hsm_fwd_row(const hsm_args &a, int64_t ro
     return r;
 }
 
+/* ---- a later row's lines into L2 ---------------------------------------------------------------- */
+
+/* Asks L2 for [p, p + bytes), a 128-byte line a thread of the block in turn; every address it names
+ * lies inside the span (the first line's from p itself), so nothing past a tensor is named. */
+__device__ __forceinline__ void hsm_prefetch_span(const void *p, int64_t bytes)
+{
+    const uintptr_t b = (uintptr_t)p, e = b + (uintptr_t)bytes;
+    for (uintptr_t l = (b & ~(uintptr_t)127) + (uintptr_t)threadIdx.x * 128; l < e; l += (uintptr_t)blockDim.x * 128)
+        hsm_prefetch_l2((const void *)(l < b ? b : l));
+}
+
 /* ---- forward loads ------------------------------------------------------------------------------ */
 
 /* A pack of VEC elements of T read in pieces of at most 16 bytes, as stored (hsm_get converts). W:

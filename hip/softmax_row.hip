@@ -22,6 +22,11 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
      * the plan's rows are never longer than a block's chunk). The scalar path has no lead. */
     const int64_t wrap = sizeof(hsm_pack<T, VEC>) == 16 ? (int64_t)blockDim.x * C : 0;
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        /* A later row's lines on their way to L2 while this one is reduced and stored (plan.c's
+         * HSM_ROW_AHEAD_DIV says how far and why), asked for before the loads, while no value is
+         * held. */
+        if (a.ahead > 0 && row + a.ahead < a.rows)
+            hsm_prefetch_span(x + (row + a.ahead) * a.x_stride, a.cols * (int64_t)sizeof(T));
         const T *xr = x + row * a.x_stride;
         /* The output at another offset from 16 bytes (`shift` bytes on): 16-bit rows read x in words
          * and take y's layout, fp32 ones write y an element at a time (hsm_peel_col says why). */
@@ -151,6 +156,8 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
     const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+        if (a.ahead > 0 && row + a.ahead < a.rows) /* as in hsm_row_body */
+            hsm_prefetch_span(x + (row + a.ahead) * a.x_stride, a.cols * (int64_t)sizeof(T));
         const T *xrow = x + row * a.x_stride;
         T *yrow = y + row * a.y_stride;
         /* The output at another offset from 16 bytes than the input (peeled rows): `shift` bytes on. */

@@ -235,6 +235,7 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.channel_warps = plan->channel_warps;
     a.channel_lanes = plan->channel_lanes;
     a.flat_rows = plan->flat_rows;
+    a.ahead = plan->ahead;
     a.stream = h->stream;
     a.group_width = plan->group_width;
     a.blocks_per_row = plan->blocks_per_row;

@@ -77,6 +77,7 @@ typedef struct hsm_plan {
     int channel_warps;             /* CHANNEL: warps sharing a tile of columns */
     int channel_lanes;             /* CHANNEL: lanes of a warp on different columns (of vec each) */
     int flat_rows;                 /* WARP's _flat kernels: rows a block stages at once */
+    int ahead;                     /* ROW's plain forward: visits to the row prefetched (hsm_launch) */
     size_t smem_bytes;             /* dynamic shared memory per block */
 } hsm_plan;
 

@@ -427,6 +427,8 @@ static void plan_op(struct hipsoftmax_context *h, const hsm_log_op *op)
             plan->smem_bytes);
         if (k->flat)
             add(&l, " flat_rows=%d", plan->flat_rows);
+        if (plan->ahead > 0)
+            add(&l, " ahead=%d", plan->ahead);
         /* The occupancy behind the grid, by both models the arch module has: the exact one the plan
          * sized the grid with, and the Triton tutorial's formula for the same kernel and block. */
         const arch_kernel *m = &plan->ks->meta;

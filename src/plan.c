@@ -77,6 +77,21 @@
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 
+/* ROW's plain forward (softmax and log-softmax) launched a block a row, on rows of 32 KiB or more,
+ * asks L2 for the row resident / HSM_ROW_AHEAD_DIV visits after each of its own (hsm_launch's
+ * ahead): such a block holds its long row in registers alone or beside a few others, so its SM's
+ * loads stop while it reduces and stores, and the lines of a row soon to come are then already on
+ * their way. H200, one library, the same run, against no prefetch (bench/results/
+ * h200-2026-11-28-row-ahead.md): a wave ahead (every resident block's next row, 13-17 MB of lines in
+ * L2) ran 0.76-0.96x; an eighth of one (1-2 MB) bf16 4096 x 50256 1.10x, 65536 1.05x, 16384 1.04x,
+ * fp32 4096 x 16384 1.02x. The backward (y and dy) lost at every distance (0.96-0.97x, bf16 4096 x
+ * 16384), the forward with a mask did not move (0.99-1.00x): neither asks. Against the library before,
+ * rows of 32 KiB and more 1.01-1.09x; shorter rows, with more blocks a SM to cover each other, 0.92-1.03x
+ * (fp32 4096 x 2048 0.92x and 0.99x in two runs), and the resident grid (fp32 4096 x 1024, 16 MB)
+ * 0.90x: neither asks. On AMD the prefetch is a no-op (hsm_vendor.h). */
+#define HSM_ROW_AHEAD_DIV 8
+#define HSM_ROW_AHEAD_MIN_ROW_BYTES ((int64_t)32 << 10)
+
 static int occupancy_smem(const struct hipsoftmax_context *h, const hsm_kernel_state *ks, int block, size_t dyn)
 {
     arch_occupancy occ;
@@ -312,7 +327,11 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     out->block = pick_block;
     out->group_width = 0;
     out->blocks_per_row = 1;
-    out->grid = row_grid(q, rows, cols, pick_block, (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block), 1);
+    const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block);
+    out->grid = row_grid(q, rows, cols, pick_block, resident, 1);
+    out->ahead = (q->kop == HSM_KOP_PLAIN || q->kop == HSM_KOP_LOG) && out->grid > resident &&
+                         cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
+                     ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 

@@ -727,6 +727,14 @@ static hipsoftmax_status plan_channel(const struct hipsoftmax_context *h, const 
  * per SM, 0.97x (352.9 us against 341.8). With less kept SPLIT stays the faster (4096 x 65536
  * softmax, 3 tiles of 8 kept: 975.5 against 921.2); on one tile or less, ROW and SPLIT were as fast
  * within 3% either way (4096 x 8192 softmax 104.6 against 107.0, log-softmax 110.5 against 107.2). */
+/* The 16-bit softmax backward (dy and dx in y's dtype; ONLINE keeps y and dy, keep_es twice the
+ * element) goes to SPLIT from this many columns, where ONLINE keeps under a third of the row: H200,
+ * each family forced, one command, bf16 and fp16, 4096 rows: 131072 columns 0.99 and 1.01 (ONLINE's
+ * time over SPLIT's), 163840 1.02 and 1.03, 196608-524288 1.06-1.14 (bench/results/
+ * h200-2026-11-28-split-copies.md; the rule against the library before: h200-2026-11-28-bwd16-split.md).
+ * The log-softmax keeps dy alone there and stays on ONLINE (1.09-1.14x as fast as SPLIT to 524288). */
+#define HSM_BWD16_SPLIT_MIN_COLS 160000
+
 static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols, int fits)
 {
     const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ONLINE, q);
@@ -747,6 +755,9 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
      * against ONLINE (the library before, one command, three rounds), 4096 rows of 16384-32768
      * columns: 1.08-1.28x (bf16 and fp16, softmax and log-softmax, 91-99% of the copy bandwidth);
      * with an fp32 dx 0.86-0.91x (bench/results/h200-2026-11-28-words-backward.md). */
+    if (q->kop == HSM_KOP_BWD && !q->one_pass && q->dy_as_y && q->keep_es == 2 * elem_bytes(q->dt) &&
+        q->out_es == elem_bytes(q->dt) && cols >= HSM_BWD16_SPLIT_MIN_COLS)
+        return 0;
     if (q->kop == HSM_KOP_BWD)
         return q->one_pass || (many && !(q->dy_as_y && row_holds));
     return q->one_pass && many && !fits;

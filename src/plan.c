@@ -83,9 +83,9 @@
  * loads stop while it reduces and stores, and the lines of a row soon to come are then already on
  * their way. H200, one library, the same run, against no prefetch (bench/results/
  * h200-2026-11-28-row-ahead.md): a wave ahead (every resident block's next row, 13-17 MB of lines in
- * L2) ran 0.76-0.96x; an eighth of one (1-2 MB) bf16 4096 x 50256 1.10x, 65536 1.05x, 16384 1.04x,
+ * L2) ran 0.75-0.97x; an eighth of one (1-2 MB) bf16 4096 x 50256 1.10x, 65536 1.05x, 16384 1.04x,
  * fp32 4096 x 16384 1.02x. The backward (y and dy) lost at every distance (0.96-0.97x, bf16 4096 x
- * 16384), the forward with a mask did not move (0.99-1.00x): neither asks. Against the library before,
+ * 16384), the forward with a mask did not gain (0.98-1.00x): neither asks. Against the library before,
  * rows of 32 KiB and more 1.01-1.09x; shorter rows, with more blocks a SM to cover each other, 0.92-1.03x
  * (fp32 4096 x 2048 0.92x and 0.99x in two runs), and the resident grid (fp32 4096 x 1024, 16 MB)
  * 0.90x: neither asks. On AMD the prefetch is a no-op (hsm_vendor.h). */

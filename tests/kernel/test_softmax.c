@@ -201,7 +201,7 @@ int main(int argc, char **argv)
         run_case(h, (test_dtype)dti, dts[dti], (shape){300, 65544}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
     }
     /* More rows of 32 KiB or more than a wave holds, a block each: ROW's plain forward asks L2 for
-     * a later row's lines as it goes (plan.c's HSM_ROW_AHEAD_DIV), the last rows' too, on and off
+     * a later row's lines as it goes (plan.c's HSM_ROW_AHEAD_DIV), up to the last row, on and off
      * the line. */
     for (int l = 0; l < 2; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1100, 16384}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);

@@ -329,7 +329,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     out->blocks_per_row = 1;
     const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block);
     out->grid = row_grid(q, rows, cols, pick_block, resident, 1);
-    out->ahead = (q->kop == HSM_KOP_PLAIN || q->kop == HSM_KOP_LOG) && out->grid > resident &&
+    out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
                          cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
                      ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
     return HIPSOFTMAX_STATUS_SUCCESS;

@@ -29,6 +29,8 @@ template <typename T> struct hsm_is_bool { static constexpr bool value = false; 
 template <> struct hsm_is_bool<hsm_u8> { static constexpr bool value = true; };
 template <typename T> struct hsm_is_nomask { static constexpr bool value = false; };
 template <> struct hsm_is_nomask<hsm_nomask> { static constexpr bool value = true; };
+template <typename T> struct hsm_is_f16 { static constexpr bool value = false; };
+template <> struct hsm_is_f16<hsm_f16> { static constexpr bool value = true; };
 
 /* Elements of T in one access of at most 16 bytes, for a pack of VEC. */
 template <typename T, int VEC> struct hsm_piece {
@@ -200,37 +202,76 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
                                                       float scale, int lane, int width, float *v, int64_t wrap)
 {
     constexpr bool MASK = !hsm_is_nomask<TM>::value;
-    hsm_pack<T, VEC> xp[C / VEC];
-    hsm_raw<TM, VEC> mp[MASK ? C / VEC : 1];
+    /* With a 16-bit or bool mask, a block whose packs all lie in the row (its chunk from col0 >= 0
+     * ends by lb: attention rows of 1K-2K columns) reads them without a predicate, x and mask held as
+     * words (hsm_held). The predicated form holds a -inf default for every element until its load
+     * lands; with two tensors that did not fit 64 registers, and the compiler issued the last pack's
+     * loads only after the first pack had arrived and been converted: two memory latencies a row
+     * (hsm_row_bf16_v32_fwd, bf16 131072 x 1024 with a [8,1,1024,1024] mask, H200 source counters:
+     * 874 warp instructions a row against 680 for the scale alone, the stalls on the first use of
+     * each round's loads). H200, same run (bench/results/h200-2026-11-29-mask-whole.md): bf16 with a
+     * bf16 mask 1.22x (74 -> 90% of the copy bandwidth), bool 1.13x, bf16 4096 x 16384 1.14x. Not
+     * for fp32 masks (with them the kernels spilled 8-12 bytes and bf16's scale alone ran 0.99x),
+     * nor fp16 rows (hsm_row_f16_v32_fwd had no register to spare: it spilled 12-16 bytes, its scale
+     * alone 0.98x, its mask 1.01-1.02x), nor chunks of fewer than four packs (v8_fwd 32 -> 58
+     * registers). Block-uniform, so no warp diverges on it. */
+    constexpr bool WHOLE = MASK && sizeof(TM) <= 2 && !hsm_is_f16<T>::value && VEC > 1 && C / VEC >= 4;
+    bool whole = false;
+    if constexpr (WHOLE) {
+        whole = col0 >= 0 && col0 + (int64_t)C * width <= lb;
+        if (whole) {
+            hsm_held<T, VEC> fx[C / VEC];
+            hsm_held<TM, VEC> fm[C / VEC];
 #pragma unroll
-    for (int p = 0; p < C / VEC; p++) {
-        int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
-        if (p == 0 && col < 0)
-            col += wrap;
-        if ((uint64_t)col < (uint64_t)lb) {
-            xp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
-            if constexpr (MASK)
-                hsm_raw_load<TM, VEC>(mp[p], mr + col);
-        } else {
-            xp[p] = hsm_neg_inf_pack<T, VEC>();
-            if constexpr (MASK)
-                mp[p] = hsm_raw<TM, VEC>{}; /* 0: -inf + 0 stays -inf */
+            for (int p = 0; p < C / VEC; p++) {
+                const int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+                hsm_raw_load<T, VEC>(fx[p], xr + col);
+                hsm_raw_load<TM, VEC>(fm[p], mr + col);
+            }
+#pragma unroll
+            for (int p = 0; p < C / VEC; p++) {
+#pragma unroll
+                for (int i = 0; i < VEC; i++) {
+                    const float u = hsm_raw_elem<T, VEC>(fx[p], i), mv = hsm_raw_elem<TM, VEC>(fm[p], i);
+                    v[p * VEC + i] =
+                        hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+                }
+            }
         }
     }
-    float m = HSM_NEG_INF;
+    if (!whole) {
+        hsm_pack<T, VEC> xp[C / VEC];
+        hsm_raw<TM, VEC> mp[MASK ? C / VEC : 1];
 #pragma unroll
-    for (int p = 0; p < C / VEC; p++) {
-#pragma unroll
-        for (int i = 0; i < VEC; i++) {
-            float u = hsm_to_float(xp[p].v[i]);
-            if constexpr (MASK) {
-                const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
-                u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+        for (int p = 0; p < C / VEC; p++) {
+            int64_t col = col0 + ((int64_t)p * width + lane) * VEC;
+            if (p == 0 && col < 0)
+                col += wrap;
+            if ((uint64_t)col < (uint64_t)lb) {
+                xp[p] = *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + col);
+                if constexpr (MASK)
+                    hsm_raw_load<TM, VEC>(mp[p], mr + col);
+            } else {
+                xp[p] = hsm_neg_inf_pack<T, VEC>();
+                if constexpr (MASK)
+                    mp[p] = hsm_raw<TM, VEC>{}; /* 0: -inf + 0 stays -inf */
             }
-            v[p * VEC + i] = u;
+        }
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+#pragma unroll
+            for (int i = 0; i < VEC; i++) {
+                float u = hsm_to_float(xp[p].v[i]);
+                if constexpr (MASK) {
+                    const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
+                    u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+                }
+                v[p * VEC + i] = u;
+            }
         }
     }
     hsm_cut_tail<VEC, C, P>(v, col0, lim, lane, width, wrap);
+    float m = HSM_NEG_INF;
 #pragma unroll
     for (int i = 0; i < C; i++)
         m = hsm_max(m, v[i]);

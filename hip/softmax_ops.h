@@ -203,8 +203,8 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
 {
     constexpr bool MASK = !hsm_is_nomask<TM>::value;
     /* With a 16-bit or bool mask, a block whose packs all lie in the row (its chunk from col0 >= 0
-     * ends by lb: attention rows of 1K-2K columns) reads them without a predicate, x and mask held as
-     * words (hsm_held). The predicated form holds a -inf default for every element until its load
+     * ends by lb: attention rows of 1K-2K columns) reads them without a predicate, 16-bit values
+     * held as words (hsm_held). The predicated form holds a -inf default for every element until its load
      * lands; with two tensors that did not fit 64 registers, and the compiler issued the last pack's
      * loads only after the first pack had arrived and been converted: two memory latencies a row
      * (hsm_row_bf16_v32_fwd, bf16 131072 x 1024 with a [8,1,1024,1024] mask, H200 source counters:
@@ -213,8 +213,9 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
      * bf16 mask 1.22x (74 -> 90% of the copy bandwidth), bool 1.13x, bf16 4096 x 16384 1.14x. Not
      * for fp32 masks (with them the kernels spilled 8-12 bytes and bf16's scale alone ran 0.99x),
      * nor fp16 rows (hsm_row_f16_v32_fwd had no register to spare: it spilled 12-16 bytes, its scale
-     * alone 0.98x, its mask 1.01-1.02x), nor chunks of fewer than four packs (v8_fwd 32 -> 58
-     * registers). Block-uniform, so no warp diverges on it. */
+     * alone 0.98x, its mask 1.01-1.02x), nor chunks of fewer than four packs (an earlier form, with
+     * 16-bit values held one a register, took v8_fwd from 32 to 58 registers). Block-uniform, so no
+     * warp diverges on it. */
     constexpr bool WHOLE = MASK && sizeof(TM) <= 2 && !hsm_is_f16<T>::value && VEC > 1 && C / VEC >= 4;
     bool whole = false;
     if constexpr (WHOLE) {

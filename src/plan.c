@@ -235,8 +235,13 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
          * where the loop left the last round to some of the blocks (H100, same run, kernel time: fp32
          * 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the others as before).
          * Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32); past that the
-         * kernels loop. */
-        const int64_t cap = is_plain_kop(s->k->kop) ? HSM_WARP_MAX_GRID : (int64_t)h->dev.num_cus * bpc;
+         * kernels loop. The packed kernels on causal rows too, whose lengths run from one column to
+         * the whole row: a resident grid gave each warp a fixed share of them, a block for every
+         * four rows lets each SM take more as its rows end (H200, same run against the resident
+         * grid, bench/results/h200-2026-11-29-causal-grid.md: bf16 131072 x 1024 1.08x, 131072 x
+         * 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches 1.05-1.09x). */
+        const int64_t cap = is_plain_kop(s->k->kop) || (q->causal && s->k->lanes != 0) ? HSM_WARP_MAX_GRID
+                                                                                        : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(ceil_div(rows, block / w), cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same

@@ -239,7 +239,7 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
          * the whole row: a resident grid gave each warp a fixed share of them, a block for every
          * four rows lets each SM take more as its rows end (H200, same run against the resident
          * grid, bench/results/h200-2026-11-29-causal-grid.md: bf16 131072 x 1024 1.08x, 131072 x
-         * 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches 1.05-1.09x). */
+         * 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches 1.05-1.08x). */
         const int64_t cap = is_plain_kop(s->k->kop) || (q->causal && s->k->lanes != 0) ? HSM_WARP_MAX_GRID
                                                                                         : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(ceil_div(rows, block / w), cap);

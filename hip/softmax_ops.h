@@ -32,6 +32,13 @@ template <> struct hsm_is_nomask<hsm_nomask> { static constexpr bool value = tru
 template <typename T> struct hsm_is_f16 { static constexpr bool value = false; };
 template <> struct hsm_is_f16<hsm_f16> { static constexpr bool value = true; };
 
+/* u = scale * x with the row's mask value mv applied: added (an additive mask) or, for a bool mask,
+ * -inf where mv is 0. */
+template <typename TM> __device__ __forceinline__ float hsm_masked(float x, float mv, float scale)
+{
+    return hsm_is_bool<TM>::value ? (mv != 0.0f ? x * scale : HSM_NEG_INF) : fmaf(x, scale, mv);
+}
+
 /* Elements of T in one access of at most 16 bytes, for a pack of VEC. */
 template <typename T, int VEC> struct hsm_piece {
     static constexpr int n = (int)(16 / sizeof(T)) < VEC ? (int)(16 / sizeof(T)) : VEC;
@@ -234,8 +241,7 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
 #pragma unroll
                 for (int i = 0; i < VEC; i++) {
                     const float u = hsm_raw_elem<T, VEC>(fx[p], i), mv = hsm_raw_elem<TM, VEC>(fm[p], i);
-                    v[p * VEC + i] =
-                        hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+                    v[p * VEC + i] = hsm_masked<TM>(u, mv, scale);
                 }
             }
         }
@@ -265,7 +271,7 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
                 float u = hsm_to_float(xp[p].v[i]);
                 if constexpr (MASK) {
                     const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
-                    u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * scale : HSM_NEG_INF) : fmaf(u, scale, mv);
+                    u = hsm_masked<TM>(u, mv, scale);
                 }
                 v[p * VEC + i] = u;
             }
@@ -363,7 +369,7 @@ __device__ __forceinline__ float hsm_fwd_conv_chunk_m(const hsm_args &a, const h
             float u = in ? hsm_to_float(raw[p].v[i]) : HSM_NEG_INF;
             if constexpr (MASK) {
                 const float mv = hsm_raw_elem<TM, VEC>(mp[p], i);
-                u = hsm_is_bool<TM>::value ? (mv != 0.0f ? u * a.op.scale : HSM_NEG_INF) : fmaf(u, a.op.scale, mv);
+                u = hsm_masked<TM>(u, mv, a.op.scale);
             }
             v[p * VEC + i] = u;
         }

@@ -149,11 +149,15 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * Pack p of thread t is pack p blockDim + t of the row (a block's packs p side by side), except
      * in S, where a warp's packs lie one after another: lane l of warp v takes pack (v NP + p) W + l
      * (W lanes a warp). The last lane's pack p then ends where lane 0's pack p + 1 starts, and the
-     * output's pack that straddles them passes in the same shuffle as the others. */
-    const int64_t warp_first = (int64_t)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE;
-    const int64_t first = (S ? warp_first + threadIdx.x % HSM_WARP_SIZE : (int64_t)threadIdx.x) * 8;
-    const int64_t step = S ? HSM_WARP_SIZE * 8 : (int64_t)blockDim.x * 8, chunk = (int64_t)blockDim.x * NP * 8;
-    const int64_t need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
+     * output's pack that straddles them passes in the same shuffle as the others.
+     * Columns within a row are counted in 32 bits: a row a block holds is far shorter than 2^31, and
+     * the kernel is bound by its instructions (the exponentials twice), where 64-bit compares and
+     * adds take two each. */
+    const int warp_first = (int)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE;
+    const int first = (S ? warp_first + (int)(threadIdx.x % HSM_WARP_SIZE) : (int)threadIdx.x) * 8;
+    const int step = S ? HSM_WARP_SIZE * 8 : (int)blockDim.x * 8, chunk = (int)blockDim.x * NP * 8;
+    const int need = P ? 8 : 1; /* the columns from a pack's first to the row's end it needs */
+    const int cols = (int)a.cols;
 
     for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
         if (a.ahead > 0 && row + a.ahead < a.rows) /* as in hsm_row_body */
@@ -166,10 +170,10 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             shift = (int)(((uintptr_t)yrow - (uintptr_t)xrow) % 16);
         const bool y_layout = !S && shift != 0;
         const int lead = hsm_line_lead<T, 8>(y_layout ? (const T *)yrow : xrow);
-        const int64_t f0 = first - lead, c0 = f0 < 0 ? f0 + chunk : f0; /* pack 0's column */
+        const int f0 = first - lead, c0 = f0 < 0 ? f0 + chunk : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
-        const int64_t left = a.cols - f0 - (need - 1), left0 = a.cols - (need - 1);
+        const int left = cols - f0 - (need - 1), left0 = cols - (need - 1);
         /* The loads, each way unrolled whole (as hsm_row_body's calls of hsm_chunk_load): 16-byte
          * packs, or x's packs in words on 4 bytes or 2 bytes past them (hsm_load_words). */
         auto load = [&](auto mode) {

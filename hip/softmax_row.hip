@@ -144,15 +144,17 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * elements of the output's packs that straddle theirs. S needs the registers of 64 a thread: as
      * the peeled kernels' caps hold them they spilled 24-230 bytes (sm_90), and at 64 the rows that
      * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md);
-     * since their warps' packs lie one after another (below), the p56 and p64 twins spill 24 and 40
-     * bytes there (sm_90), and still ran 1.02-1.17x as fast (h100-2026-11-27-shift-stores.md).
+     * since their warps' packs lie one after another (below), the p56 and p64 twins spilled 24 and 40
+     * bytes there (sm_90; 16 and 28 with the 32-bit columns below), and still ran 1.02-1.17x as fast
+     * (h100-2026-11-27-shift-stores.md).
      * Pack p of thread t is pack p blockDim + t of the row (a block's packs p side by side), except
      * in S, where a warp's packs lie one after another: lane l of warp v takes pack (v NP + p) W + l
      * (W lanes a warp). The last lane's pack p then ends where lane 0's pack p + 1 starts, and the
      * output's pack that straddles them passes in the same shuffle as the others.
      * Columns within a row are counted in 32 bits: a row a block holds is far shorter than 2^31, and
      * the kernel is bound by its instructions (the exponentials twice), where 64-bit compares and
-     * adds take two each. */
+     * adds take two each (the _shift twins 1.04-1.05x, H200,
+     * bench/results/h200-2026-11-29-row16-bound.md). */
     const int warp_first = (int)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE;
     const int first = (S ? warp_first + (int)(threadIdx.x % HSM_WARP_SIZE) : (int)threadIdx.x) * 8;
     const int step = S ? HSM_WARP_SIZE * 8 : (int)blockDim.x * 8, chunk = (int)blockDim.x * NP * 8;

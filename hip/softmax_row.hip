@@ -151,9 +151,9 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * in S, where a warp's packs lie one after another: lane l of warp v takes pack (v NP + p) W + l
      * (W lanes a warp). The last lane's pack p then ends where lane 0's pack p + 1 starts, and the
      * output's pack that straddles them passes in the same shuffle as the others.
-     * Columns within a row are counted in 32 bits: a row a block holds is far shorter than 2^31, and
-     * the kernel is bound by its instructions (the exponentials twice), where 64-bit compares and
-     * adds take two each (the _shift twins 1.04-1.05x, H200,
+     * Columns within a row are counted in 32 bits: a block holds at most 1024 x 64 of them (the plan
+     * gives a kernel no longer row), and the kernel is bound by its instructions (the exponentials
+     * twice), where 64-bit compares and adds take two each (the _shift twins 1.04-1.05x, H200,
      * bench/results/h200-2026-11-29-row16-bound.md). */
     const int warp_first = (int)(threadIdx.x / HSM_WARP_SIZE) * NP * HSM_WARP_SIZE;
     const int first = (S ? warp_first + (int)(threadIdx.x % HSM_WARP_SIZE) : (int)threadIdx.x) * 8;

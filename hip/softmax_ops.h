@@ -318,18 +318,21 @@ __device__ __forceinline__ void hsm_fwd_conv(const hsm_args &a, const hsm_row_ct
 #pragma unroll
     for (int i = 0; i < VEC; i++)
         u[i] = hsm_to_float(pk.v[i]);
-    if (a.op.mask != HSM_MK_NONE) {
+    /* The mask's pack in its own type, combined as everywhere else (hsm_masked). */
+    auto masked = [&](auto tm) {
+        using TM = decltype(tm);
         float mv[VEC];
-        switch (a.op.mask) {
-        case HSM_MK_ADD_F32: hsm_get<float, VEC>((const float *)r.mrow + col, mv); break;
-        case HSM_MK_ADD_F16: hsm_get<hsm_f16, VEC>((const hsm_f16 *)r.mrow + col, mv); break;
-        case HSM_MK_ADD_BF16: hsm_get<hsm_bf16, VEC>((const hsm_bf16 *)r.mrow + col, mv); break;
-        default: hsm_get<hsm_u8, VEC>((const hsm_u8 *)r.mrow + col, mv); break;
-        }
-        const int is_bool = a.op.mask == HSM_MK_BOOL;
+        hsm_get<TM, VEC>((const TM *)r.mrow + col, mv);
 #pragma unroll
         for (int i = 0; i < VEC; i++)
-            u[i] = is_bool ? (mv[i] != 0.0f ? u[i] * a.op.scale : HSM_NEG_INF) : fmaf(u[i], a.op.scale, mv[i]);
+            u[i] = hsm_masked<TM>(u[i], mv[i], a.op.scale);
+    };
+    switch (a.op.mask) {
+    case HSM_MK_NONE: break;
+    case HSM_MK_ADD_F32: masked(float{}); break;
+    case HSM_MK_ADD_F16: masked(hsm_f16{}); break;
+    case HSM_MK_ADD_BF16: masked(hsm_bf16{}); break;
+    default: masked(hsm_u8{}); break;
     }
     if (VEC > 1 && col + VEC > r.lim) {
 #pragma unroll

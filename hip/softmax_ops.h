@@ -285,28 +285,29 @@ __device__ __forceinline__ float hsm_fwd_chunk_load_m(const T *xr, const TM *mr,
     return m;
 }
 
+/* f called with a value of the row's mask element type (hsm_nomask{} for no mask): one body for each,
+ * the type known at compile time, where each user switched on the mask dtype itself. */
+template <typename F> __device__ __forceinline__ auto hsm_with_mask_type(int mask, F f)
+{
+    switch (mask) {
+    case HSM_MK_ADD_F32: return f(float{});
+    case HSM_MK_ADD_F16: return f(hsm_f16{});
+    case HSM_MK_ADD_BF16: return f(hsm_bf16{});
+    case HSM_MK_BOOL: return f(hsm_u8{});
+    default: return f(hsm_nomask{});
+    }
+}
+
 /* The chunk load of the row's mask dtype: one loop body each. Returns this thread's max of u. */
 template <typename T, int VEC, int C>
 __device__ __forceinline__ float hsm_fwd_chunk_load(const hsm_args &a, const hsm_row_ctx &r, const T *xr, int64_t col0,
                                                     int lane, int width, float *v, int64_t wrap = 0)
 {
-    const float sc = a.op.scale;
-    switch (a.op.mask) {
-    case HSM_MK_ADD_F32:
-        return hsm_fwd_chunk_load_m<T, float, VEC, C>(xr, (const float *)r.mrow, col0, r.lim, r.lim, sc, lane, width, v,
-                                                      wrap);
-    case HSM_MK_ADD_F16:
-        return hsm_fwd_chunk_load_m<T, hsm_f16, VEC, C>(xr, (const hsm_f16 *)r.mrow, col0, r.lim, r.lim, sc, lane,
-                                                        width, v, wrap);
-    case HSM_MK_ADD_BF16:
-        return hsm_fwd_chunk_load_m<T, hsm_bf16, VEC, C>(xr, (const hsm_bf16 *)r.mrow, col0, r.lim, r.lim, sc, lane,
-                                                         width, v, wrap);
-    case HSM_MK_BOOL:
-        return hsm_fwd_chunk_load_m<T, hsm_u8, VEC, C>(xr, (const hsm_u8 *)r.mrow, col0, r.lim, r.lim, sc, lane, width,
-                                                       v, wrap);
-    default:
-        return hsm_fwd_chunk_load_m<T, hsm_nomask, VEC, C>(xr, NULL, col0, r.lim, r.lim, sc, lane, width, v, wrap);
-    }
+    return hsm_with_mask_type(a.op.mask, [&](auto tm) {
+        using TM = decltype(tm);
+        const TM *mrow = hsm_is_nomask<TM>::value ? (const TM *)NULL : (const TM *)r.mrow;
+        return hsm_fwd_chunk_load_m<T, TM, VEC, C>(xr, mrow, col0, r.lim, r.lim, a.op.scale, lane, width, v, wrap);
+    });
 }
 
 /* u of one pack as stored (a family that kept x's raw pack: SPLIT's and ONLINE's shared memory), with
@@ -319,21 +320,16 @@ __device__ __forceinline__ void hsm_fwd_conv(const hsm_args &a, const hsm_row_ct
     for (int i = 0; i < VEC; i++)
         u[i] = hsm_to_float(pk.v[i]);
     /* The mask's pack in its own type, combined as everywhere else (hsm_masked). */
-    auto masked = [&](auto tm) {
+    hsm_with_mask_type(a.op.mask, [&](auto tm) {
         using TM = decltype(tm);
-        float mv[VEC];
-        hsm_get<TM, VEC>((const TM *)r.mrow + col, mv);
+        if constexpr (!hsm_is_nomask<TM>::value) {
+            float mv[VEC];
+            hsm_get<TM, VEC>((const TM *)r.mrow + col, mv);
 #pragma unroll
-        for (int i = 0; i < VEC; i++)
-            u[i] = hsm_masked<TM>(u[i], mv[i], a.op.scale);
-    };
-    switch (a.op.mask) {
-    case HSM_MK_NONE: break;
-    case HSM_MK_ADD_F32: masked(float{}); break;
-    case HSM_MK_ADD_F16: masked(hsm_f16{}); break;
-    case HSM_MK_ADD_BF16: masked(hsm_bf16{}); break;
-    default: masked(hsm_u8{}); break;
-    }
+            for (int i = 0; i < VEC; i++)
+                u[i] = hsm_masked<TM>(u[i], mv[i], a.op.scale);
+        }
+    });
     if (VEC > 1 && col + VEC > r.lim) {
 #pragma unroll
         for (int i = 0; i < VEC; i++)
@@ -389,13 +385,9 @@ __device__ __forceinline__ float hsm_fwd_conv_chunk(const hsm_args &a, const hsm
                                                     const hsm_pack<T, VEC> *raw, int64_t col0, int lane, int width,
                                                     float *v)
 {
-    switch (a.op.mask) {
-    case HSM_MK_ADD_F32: return hsm_fwd_conv_chunk_m<T, float, VEC, NP>(a, r, raw, col0, lane, width, v);
-    case HSM_MK_ADD_F16: return hsm_fwd_conv_chunk_m<T, hsm_f16, VEC, NP>(a, r, raw, col0, lane, width, v);
-    case HSM_MK_ADD_BF16: return hsm_fwd_conv_chunk_m<T, hsm_bf16, VEC, NP>(a, r, raw, col0, lane, width, v);
-    case HSM_MK_BOOL: return hsm_fwd_conv_chunk_m<T, hsm_u8, VEC, NP>(a, r, raw, col0, lane, width, v);
-    default: return hsm_fwd_conv_chunk_m<T, hsm_nomask, VEC, NP>(a, r, raw, col0, lane, width, v);
-    }
+    return hsm_with_mask_type(a.op.mask, [&](auto tm) {
+        return hsm_fwd_conv_chunk_m<T, decltype(tm), VEC, NP>(a, r, raw, col0, lane, width, v);
+    });
 }
 
 /* ---- forward epilogue -------------------------------------------------------------------------- */

@@ -6,16 +6,69 @@
 
 #define HSM_ROW_MAX_BLOCK 1024
 
+/* The fp32 _shift twins' stores (hsm_row_body's S): y K elements past x's packs (K = 1 to 3), the
+ * values v already scaled, laid out a warp's packs one after another (pack p of lane l at col0 +
+ * (p W + l) 4, W lanes a warp, pack 0 moved `wrap` on before the row's start, as hsm_chunk_load).
+ * Each lane stores the 16-byte y pack that starts K elements into its pack, with the next pack's
+ * first K elements from lane + 1 (the last lane: from lane 0's next pack; one shuffle each), as
+ * hsm_row_packed_body's S does for 16-bit rows; the elements no lane's y pack takes (a pack whose
+ * neighbour is not the next lane's: the warp's two ends, the row's first and last whole packs, pack
+ * 0's wrap) go out one at a time. `bound`: hsm_peel_bound's. */
+template <int K, int C>
+__device__ __forceinline__ void hsm_row_shift_store(float *yr, int col0, int bound, int lane, const float *v, int wrap)
+{
+    constexpr int NP = C / 4;
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int c = col0 + (p * HSM_WARP_SIZE + lane) * 4; /* before the wrap */
+        const int col = p == 0 && c < 0 ? c + wrap : c;
+        const float *o = v + 4 * p;
+        float b[K];
+#pragma unroll
+        for (int i = 0; i < K; i++)
+            b[i] = hsm_shfl_idx(lane == 0 && p + 1 < NP ? v[4 * (p + 1) + i] : o[i], (lane + 1) % HSM_WARP_SIZE);
+        const bool ok = (unsigned)col < (unsigned)bound;
+        /* next: the lane after (the last lane: lane 0, a pack on) holds the next pack of the row,
+         * both or neither moved by the wrap; covered: the lane before stores this pack's first K. */
+        const bool next = (lane < HSM_WARP_SIZE - 1 || p < NP - 1) && (c >= 0 || c < -4) && col + 4 < bound;
+        const bool covered = p > 0 || (lane > 0 && (c < 0 || c >= 4));
+        if (ok && next) {
+            float out[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                out[i] = i + K < 4 ? o[i + K] : b[i + K - 4 >= 0 ? i + K - 4 : 0];
+            hsm_store<float, 4>(yr + col + K, out, 1.0f);
+        }
+        if (ok && !covered) {
+#pragma unroll
+            for (int i = 0; i < K; i++)
+                yr[col + i] = o[i];
+        }
+        if (ok && !next) {
+#pragma unroll
+            for (int i = K; i < 4; i++)
+                yr[col + i] = o[i];
+        }
+    }
+}
+
 /* P: peeled (hsm_peel_col): rows at any element offset, the output's at the same offset from 16 bytes
  * as the input's or another. P false compiles to the kernels as they were before P. The edge element
- * is held as its value alone (its column is found again for the store). */
-template <typename T, int VEC, int C, bool P = false, bool LOG = false>
+ * is held as its value alone (its column is found again for the store). S (fp32, with P: the _shift
+ * twins): a warp's packs one after another (hsm_row_shift_store), so that where y lies at another
+ * offset from 16 bytes than x, y is written in 16-byte packs too, where the peeled kernels write it
+ * an element at a time. */
+template <typename T, int VEC, int C, bool P = false, bool LOG = false, bool S = false>
 __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 {
+    static_assert(!S || (P && !LOG && sizeof(T) == 4 && VEC == 4), "S: the plain fp32 forward's peeled twins");
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     float v[C];
+    /* S: pack p of lane l of warp w at column (w C + (p W + l) VEC) - lead, a warp's packs one after
+     * another (W lanes a warp); else pack p of thread t at (p blockDim + t) VEC - lead. */
+    const int lane = (int)(threadIdx.x % HSM_WARP_SIZE), base = (int)(threadIdx.x / HSM_WARP_SIZE) * C * HSM_WARP_SIZE;
 
     /* Each row is laid out from the line that holds its start (hsm_line_lead); the columns its lead
      * leaves at the end go to the first access of the lanes before the start (hsm_chunk_load's wrap:
@@ -38,7 +91,8 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
         const int64_t bound = P ? hsm_peel_bound<VEC>(a.cols) : a.cols;
         /* One call for each way, each with its loads unrolled and issued together (a branch per pack
          * between the two split them: bf16 4096 x 50257 went from 77% to 53% of the copy bandwidth). */
-        float lm = !load_words     ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap)
+        float lm = S               ? hsm_chunk_load<T, VEC, C>(xr, base - lead, bound, lane, HSM_WARP_SIZE, v, wrap)
+                   : !load_words    ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap)
                    : shift % 4 == 0 ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 1)
                                     : hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 2);
         float ev = HSM_NEG_INF;
@@ -83,8 +137,27 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
                 s += ev;
             }
             s = hsm_block_sum(s, red_sum);
-            hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s, wrap,
-                                       store_elems);
+            if constexpr (S) {
+                if (store_elems) {
+#pragma unroll
+                    for (int i = 0; i < C; i++)
+                        v[i] *= 1.0f / s;
+                    float *yr = (float *)(y + row * a.y_stride);
+                    /* Columns in 32 bits: a block holds at most 1024 x 32 of them. */
+                    const int c0 = base - lead, b = (int)bound, wr = (int)wrap;
+                    switch ((16 - shift) / 4) {
+                    case 1: hsm_row_shift_store<1, C>(yr, c0, b, lane, v, wr); break;
+                    case 2: hsm_row_shift_store<2, C>(yr, c0, b, lane, v, wr); break;
+                    default: hsm_row_shift_store<3, C>(yr, c0, b, lane, v, wr); break;
+                    }
+                } else {
+                    hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, base - lead, bound, lane, HSM_WARP_SIZE, v,
+                                               1.0f / s, wrap);
+                }
+            } else {
+                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s,
+                                           wrap, store_elems);
+            }
             if constexpr (P) {
                 const int ec = hsm_peel_col<VEC>(lead, a.cols);
                 if (ec >= 0)
@@ -865,6 +938,28 @@ HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v20_peel, float, 4, 20, hsm_row_body)
 HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v24_peel, float, 4, 24, hsm_row_body)
 HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v28_peel, float, 4, 28, hsm_row_body)
 HSM_ROW_PEEL_KERNEL_B(hsm_row_f32_v32_peel, float, 4, 32, hsm_row_body)
+/* fp32's _shift twins (hsm_row_body's S; peel 2): y written in 16-byte packs where its rows lie at
+ * another offset from 16 bytes than x's, which the peeled kernels write an element at a time. The
+ * plan gives them rows of 10000 columns or more, where the twin is as resident as the peeled kernel
+ * (plan_peeled): v16 held to the peeled kernel's 40 registers, the others free (sm_90: v20 60 against
+ * 48, v24 64 against 54, v28 and v32 64 as theirs, spilling 32 and 28 bytes in the stores). No v8
+ * twin: a 1024-thread block of v8 holds 8192 columns. */
+#define HSM_ROW_F32_SHIFT_KERNEL(NAME, C)                                                             \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, false, true>(a);                                              \
+    }
+#define HSM_ROW_F32_SHIFT_KERNEL_CAP(NAME, C, REGS)                                                   \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, false, true>(a);                                              \
+    }
+#define HSM_ROW_F32_SHIFT_ENTRY(NAME, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, HSM_F32, 4, C, 2)
+HSM_ROW_F32_SHIFT_KERNEL_CAP(hsm_row_f32_v16_shift, 16, 40)
+HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v20_shift, 20)
+HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v24_shift, 24)
+HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v28_shift, 28)
+HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v32_shift, 32)
 HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 HSM_ROW_SHIFT_SET(f16, hsm_f16)
@@ -1026,6 +1121,9 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PEEL_ENTRY(hsm_row_f32_v28_peel, HSM_F32, 4, 28), HSM_ROW_PEEL_ENTRY(hsm_row_f32_v32_peel, HSM_F32, 4, 32),
     HSM_ROW_PEEL_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_PEEL_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v16_shift, 16), HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v20_shift, 20),
+    HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v24_shift, 24), HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v28_shift, 28),
+    HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v32_shift, 32),
     HSM_ROW_SHIFT_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SHIFT_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_LOG_ENTRY(hsm_row_f32_v8_log, HSM_F32, 4, 8), HSM_ROW_LOG_ENTRY(hsm_row_f32_v16_log, HSM_F32, 4, 16),

@@ -833,9 +833,11 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
     return t;
 }
 
-/* The rows a resident block would take, at least, for ROW's _shift twins (plan_peeled): counted
- * against the blocks the SMs hold at once, whatever the grid. */
+/* The rows a resident block would take, at least, for ROW's 16-bit _shift twins (plan_peeled):
+ * counted against the blocks the SMs hold at once, whatever the grid. */
 #define HSM_ROW_SHIFT_MIN_ROWS 16
+/* The columns a row has, at least, for ROW's fp32 _shift twins, on any number of rows (plan_peeled). */
+#define HSM_ROW_SHIFT_F32_MIN_COLS 10000
 
 /* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
  * on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows
@@ -889,19 +891,25 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             }
         } else if ((af == HSM_FAMILY_ROW || (family == HIPSOFTMAX_FAMILY_AUTO && row_fits(h, &qv, cols))) &&
                    plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
-            /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of a
-             * packed kernel (16-byte stores as well as loads) where it is as resident and each block
-             * has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x stride cols + 1, y dense, against the
-             * peeled kernel: 4096 rows of 40001-65521 columns 1.07-1.16x; 50257 columns, 132 blocks,
-             * 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132 0.80-0.91x
-             * (bench/results/h100-2026-11-26-shift.md). */
+            /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of the
+             * peeled kernel (16-byte stores as well as loads) where it is as resident and
+             *   16-bit (packed kernels): each block has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x
+             *   stride cols + 1, y dense, against the peeled kernel: 4096 rows of 40001-65521 columns
+             *   1.07-1.16x; 50257 columns, 132 blocks, 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132
+             *   0.80-0.91x (bench/results/h100-2026-11-26-shift.md);
+             *   fp32: rows of HSM_ROW_SHIFT_F32_MIN_COLS columns or more, where the peeled kernel's
+             *   element stores cost most. H200, the same layout, both forced: 30001 columns (960
+             *   threads) 1.47-1.71x on 132-4096 rows, 10001 and 12345 (320 and 416) 0.97-1.06x;
+             *   5001-8001 columns (160-256 threads) 0.96-0.97x
+             *   (bench/results/h200-2026-11-29-row-shift-f32.md). */
             hsm_req qt = qv;
             qt.peel = 2;
+            const int shift_ok =
+                q->dt == HSM_F32
+                    ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
+                    : rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occupancy(h, out->ks, out->block);
             const hsm_kernel_state *t =
-                q->kop == HSM_KOP_PLAIN && !q->same_offset &&
-                        rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occupancy(h, out->ks, out->block)
-                    ? twin_of(h, &qt, out->ks->k)
-                    : NULL;
+                q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
             if (t != NULL && occupancy(h, t, out->block) >= occupancy(h, out->ks, out->block))
                 out->ks = t;
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16

@@ -390,6 +390,40 @@ static void test_few_rows_plan(hipsoftmax_handle h)
     }
 }
 
+/* ROW's _shift twins for a plain forward whose x rows lie at other offsets from 16 bytes than its y
+ * rows (x stride cols + 1, y dense; plan.c's plan_peeled): fp32 rows of 10000 columns or more on any
+ * number of rows, where the twin is as resident as the peeled kernel (on NVIDIA; on AMD its registers
+ * may not allow it: either kernel then); shorter fp32 rows, rows at the same offsets (x dense too),
+ * the log-softmax and the forward with options on the peeled kernels, never a twin. */
+static void test_shift_plan(hipsoftmax_handle h, int nvidia)
+{
+    static const struct {
+        long long rows, cols;
+        int x_pad, shift; /* x_pad: x stride cols + 1, y dense, else both dense; shift: a twin expected */
+    } cases[] = {{4096, 12345, 1, 1}, {4096, 12344, 1, 1}, {128, 12345, 1, 1}, {4096, 30001, 1, 1},
+                 {8192, 5001, 1, 0},  {4096, 8001, 1, 0},  {4096, 12345, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int v = 0; v < 3; v++) { /* plain, log-softmax, scale */
+            hipsoftmax_problem p;
+            hipsoftmax_plan_info info = {.struct_size = sizeof info};
+            hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, cases[i].rows, cases[i].cols);
+            p.x_row_stride = cases[i].cols + cases[i].x_pad;
+            if (v == 1)
+                p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+            if (v == 2)
+                p.scale = 0.5f;
+            EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+            const int is_shift = strstr(info.kernel, "_shift") != NULL;
+            const int want = v == 0 && cases[i].shift;
+            if (is_shift != want && (nvidia || !want || !strstr(info.kernel, "_peel"))) {
+                fprintf(stderr, "fp32 %lldx%lld x stride %lld (%d): %s\n", cases[i].rows, cases[i].cols,
+                        (long long)p.x_row_stride, v, info.kernel);
+                failures++;
+            }
+        }
+    }
+}
+
 /* ROW's grid: a block a row where the input is 32 MB or more (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES),
  * the blocks the device holds at once below that; the same for ONLINE's full backward. */
 static void test_block_a_row_plan(hipsoftmax_handle h)
@@ -764,6 +798,7 @@ int main(void)
         test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_block_a_row_plan(h);
+        test_shift_plan(h, strncmp(targets[i], "sm_", 3) == 0);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

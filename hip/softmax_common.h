@@ -390,7 +390,9 @@ __device__ __forceinline__ void hsm_chunk_store(T *yr, int64_t col0, int64_t col
  * its packed kernels keep x's layout instead, 16-byte stores too, lanes passing each other the
  * elements across y's packs (hsm_row_packed_body's S: 81% there). fp32 kernels split their 4-byte
  * stores instead (hsm_chunk_store's by_elem: 4096 x 12345, x rows 12346 apart, 83% against 89%):
- * splitting their loads took registers that lowered their residency. */
+ * splitting their loads took registers that lowered their residency; ROW's fp32 _shift twins store
+ * 16-byte packs as the 16-bit ones do, on rows of 10000 columns or more (hsm_row_shift_store: 4096 x
+ * 30001 1.72x the element stores, H200). */
 /* hsm_peel_bound: the bound to give hsm_chunk_load and hsm_chunk_store for "the pack at col lies wholly
  * in the row" (col < bound); hsm_peel_col: this thread's edge element's column, or -1. */
 template <int VEC>

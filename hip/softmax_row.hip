@@ -13,7 +13,9 @@
  * first K elements from lane + 1 (the last lane: from lane 0's next pack; one shuffle each), as
  * hsm_row_packed_body's S does for 16-bit rows; the elements no lane's y pack takes (a pack whose
  * neighbour is not the next lane's: the warp's two ends, the row's first and last whole packs, pack
- * 0's wrap) go out one at a time. `bound`: hsm_peel_bound's. */
+ * 0's wrap) go out one at a time. The last lane reading the next warp's first pack again to store its
+ * y pack whole spilled and ran 0.97x (bench/results/h200-2026-11-29-row-shift-f32.md). `bound`:
+ * hsm_peel_bound's. */
 template <int K, int C>
 __device__ __forceinline__ void hsm_row_shift_store(float *yr, int col0, int bound, int lane, const float *v, int wrap)
 {

@@ -257,7 +257,9 @@ static void test_plan(hipsoftmax_handle h)
 /* A plain log-softmax runs on the _log kernels where the forward with options would run the same
  * family's kernels, and keeps the forward with options' plan elsewhere (plan.c's hsm_plan_get). The
  * forward with options' plan is that of the same call at scale 0.5, on which no plan depends. WARP's
- * rows on 16 bytes take its _log kernel of the forward with options' chunk. */
+ * rows on 16 bytes take the _log twin of the plain softmax's kernel, on as many lanes (planned as the
+ * plain forward is: the forward with options' chunk, or fewer lanes of more values where plan.c's
+ * fewer_lanes says). */
 static void test_log_plan(hipsoftmax_handle h)
 {
     static const struct {
@@ -291,19 +293,19 @@ static void test_log_plan(hipsoftmax_handle h)
         if (cases[i].warp_log == 3)
             EXPECT(lg.family == HIPSOFTMAX_FAMILY_WARP && warp_scalar(lg.kernel) && is_log);
         if (cases[i].warp_log == 1) {
-            char want[sizeof fw.kernel];
-            snprintf(want, sizeof want, "%s", fw.kernel);
-            const size_t m = strlen(want);
-            if (m > 4 && strcmp(want + m - 4, "_fwd") == 0)
-                memcpy(want + m - 4, "_log", 4);
-            EXPECT(fw.family == HIPSOFTMAX_FAMILY_WARP && strcmp(lg.kernel, want) == 0 &&
-                   lg.group_width == fw.group_width);
+            hipsoftmax_plan_info sm = {.struct_size = sizeof sm};
+            hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+            EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &sm), HIPSOFTMAX_STATUS_SUCCESS);
+            char want[sizeof sm.kernel + 4];
+            snprintf(want, sizeof want, "%s_log", sm.kernel);
+            EXPECT(fw.family == HIPSOFTMAX_FAMILY_WARP && sm.family == HIPSOFTMAX_FAMILY_WARP &&
+                   strcmp(lg.kernel, want) == 0 && lg.group_width == sm.group_width);
         }
     }
 }
 
 /* WARP's fp32 rows of 65-256 columns on 16 bytes, plain forward and log-softmax: two rows a warp or
- * more (plan.c's two_rows_a_warp: the kernel of twice the values a lane, where one row would take the
+ * more (plan.c's fewer_lanes: the kernel of twice the values a lane, where one row would take the
  * whole warp); rows off 16 bytes (the scalar kernels) where the warp would hold at most two values a
  * lane (33 columns). Longer rows, 16-bit rows and the forward with options keep a row a warp. */
 static void test_two_rows_plan(hipsoftmax_handle h, int warp)
@@ -333,6 +335,48 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
             fprintf(stderr, "4096x%lld (dtype %d, log %d, scaled %d): %s, %d lanes a row on a warp of %d\n",
                     cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, info.kernel, info.group_width,
                     warp);
+            failures++;
+        }
+    }
+}
+
+/* WARP's 16-bit rows of at most 256 columns on 16 bytes, plain forward and log-softmax, where rows are
+ * many enough (262144: past plan.c's fewer_lanes bound on every target): two packs a lane where one
+ * pack would take 16 lanes or more, four where that takes fewer lane passes a row (80 and 192
+ * columns, not 128); 64 columns (8 lanes of one), few rows and the forward with options as before. */
+static void test_fewer_lanes_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int log, scaled;
+        const char *want; /* the kernel's name after hsm_warp_<dtype>_ */
+        int lanes;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, "v4", 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, "v4_log", 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, "v2", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, "v4", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, "v2_log", 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, "v1", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, "v1", 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, "v1_fwd", 16}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        if (cases[i].log)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        if (cases[i].scaled)
+            p.scale = 0.5f;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        char want[64];
+        snprintf(want, sizeof want, "hsm_warp_%s_%s", cases[i].dt == HIPSOFTMAX_DTYPE_F16 ? "f16" : "bf16",
+                 cases[i].want);
+        if (info.family != HIPSOFTMAX_FAMILY_WARP || strcmp(info.kernel, want) != 0 ||
+            info.group_width != cases[i].lanes) {
+            fprintf(stderr, "%lldx%lld (dtype %d, log %d, scaled %d): %s on %d lanes, expected %s on %d\n",
+                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, info.kernel,
+                    info.group_width, want, cases[i].lanes);
             failures++;
         }
     }
@@ -797,6 +841,7 @@ int main(void)
         test_log_plan(h);
         test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_fewer_lanes_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);
         test_forced_kernels(h);

@@ -175,7 +175,10 @@ int main(int argc, char **argv)
     int n = 0;
     static const shape fixed[] = {{1823, 781}, {1, 1}, {1, 2}, {3, 127}, {2, 3}, {7, 1009}, {13, 4099},
                                   {65536, 31}, {65536, 128}, {4096, 1000}, {61, 12289}, {5, 100003},
-                                  {2, 1048573}, {1, 1048576}, {300, 40000}};
+                                  {2, 1048573}, {1, 1048576}, {300, 40000},
+                                  /* 16-bit: WARP's rows on 4 lanes of four packs, 8 of four (plan.c's
+                                   * fewer_lanes), in place and dense */
+                                  {65536, 80}, {32768, 192}};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         shapes[n++] = fixed[i];
     for (int k = 1; k <= 20; k++) {

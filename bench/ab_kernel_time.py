@@ -6,9 +6,11 @@ do_bench's events around a 4-10 us launch move by up to 10% from round to round 
 the GPU's own start and end of each kernel (CUPTI, through torch.profiler) move by about 1%.
 
 Each provider runs 60 times a round, after a 256 MB write that flushes L2 (as do_bench does), three
-rounds with the providers in turn; the table gives the median kernel time over the rounds' medians.
+rounds with the providers in turn; the table gives the median kernel time over the rounds' medians,
+and that of a device-to-device copy of the same bytes (x to y) timed the same way.
 
-Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB
+Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN ...]
+DTYPE fp32, bf16 or fp16; shapes given replace the list below.
 """
 import os
 import statistics
@@ -46,14 +48,29 @@ def kernel_us(fn, n=60):
     return statistics.median(e.time_range.elapsed_us() for e in ks), ks[0].name
 
 
+def shapes_of(args):
+    """DTYPE:MxN arguments, or SHAPES where there are none."""
+    if not args:
+        return SHAPES
+    dts = {"fp32": F32, "bf16": BF16, "fp16": F16}
+    out = []
+    for a in args:
+        dt, mn = a.split(":")
+        m, n = mn.split("x")
+        out.append((dts[dt], int(m), int(n)))
+    return out
+
+
 def main():
     libs = {"old": HipSoftmax(sys.argv[1]), "new": HipSoftmax(sys.argv[2])}
+    shapes = shapes_of(sys.argv[3:])
     cudnn = CudnnSoftmax()
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 3 rounds' medians of 60 launches\n")
-    print("| dtype | op | shape | old kernel | new kernel | old us | new us | cuDNN us | new/old | cuDNN/new |")
-    print("|---|---|---|---|---|---:|---:|---:|---:|---:|")
+    print("| dtype | op | shape | old kernel | new kernel | old us | new us | cuDNN us | copy us | new/old | "
+          "cuDNN/new | copy/new |")
+    print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for log in (False, True):
-        for dt, m, n in SHAPES:
+        for dt, m, n in shapes:
             x = torch.randn(m, n, device="cuda", dtype=dt)
             y = torch.empty_like(x)
             prov = {}
@@ -61,6 +78,7 @@ def main():
                 p = h.problem(dt, m, n, algorithm=ALGO_LOG) if log else h.problem(dt, m, n)
                 prov[tag] = (lambda h=h, p=p: h.forward(p, x, y))
             prov["cuDNN"] = lambda: cudnn.forward(x, y, log=log)
+            prov["copy"] = lambda: y.copy_(x)
             res = {k: [] for k in prov}
             for _ in range(3):
                 for k, fn in prov.items():
@@ -68,8 +86,8 @@ def main():
             us = {k: statistics.median(t for t, _ in v) for k, v in res.items()}
             name = {k: v[0][1] for k, v in res.items()}
             print(f"| {str(dt)[6:]} | {'log' if log else 'softmax'} | {m}x{n} | {name['old']} | {name['new']} | "
-                  f"{us['old']:.2f} | {us['new']:.2f} | {us['cuDNN']:.2f} | {us['old'] / us['new']:.3f} | "
-                  f"{us['cuDNN'] / us['new']:.3f} |", flush=True)
+                  f"{us['old']:.2f} | {us['new']:.2f} | {us['cuDNN']:.2f} | {us['copy']:.2f} | {us['old'] / us['new']:.3f} | "
+                  f"{us['cuDNN'] / us['new']:.3f} | {us['copy'] / us['new']:.3f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -186,42 +186,46 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
 
 /* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane
- * on half the lanes, on the plain forward and log-softmax kernels of rows of at most 256 columns. Not
- * for a forced kernel.
- * - fp32: where s takes the whole warp for a row. The next kernel then holds two rows a warp, 16 lanes
- *   each, with twice the loads in flight a lane, as cuDNN's kernel does at 128 columns (H100, same
- *   run, kernel time: 4096 x 128 3.52 us against 3.63, 4096 x 256 4.93 against 5.02, 16384 x 128 8.00
- *   against 8.21; bench/results/h100-2026-11-27-warp-grid.md). The scalar kernels (rows off 16 bytes)
- *   only where s holds at most two values a lane: 16384 x 33 ran 3.90 us on 16 lanes of 4 against 4.50
- *   on 32 of 2, 127 columns 3.81 on 32 lanes of 4 against 3.90 on 16 of 8 (h100-2026-11-27-scalar.md).
+ * on half the lanes, for rows of at most 256 columns. Not for a forced kernel.
+ * - fp32, the plain forward and log-softmax: where s takes the whole warp for a row. The next kernel
+ *   then holds two rows a warp, 16 lanes each, with twice the loads in flight a lane, as cuDNN's
+ *   kernel does at 128 columns (H100, same run, kernel time: 4096 x 128 3.52 us against 3.63, 4096 x
+ *   256 4.93 against 5.02, 16384 x 128 8.00 against 8.21; bench/results/h100-2026-11-27-warp-grid.md).
+ *   The scalar kernels (rows off 16 bytes) only where s holds at most two values a lane: 16384 x 33 ran
+ *   3.90 us on 16 lanes of 4 against 4.50 on 32 of 2, 127 columns 3.81 on 32 lanes of 4 against 3.90
+ *   on 16 of 8 (h100-2026-11-27-scalar.md).
  * - 16-bit (the vector kernels, rows on 16 bytes): where the next kernel's groups still give every
  *   SM/CU HSM_WARP_FEWER_LANES_WARPS warps, from one pack a lane to two where s has 16 lanes or more
- *   (a lane's loads in flight double), and from two to four where that leaves fewer lanes idle: a
- *   row of P packs on w lanes runs ceil(P / w) passes of w lanes, so 80 columns (10 packs) take 16
- *   lane passes on 8 lanes of two packs and 12 on 4 lanes of four. H200, kernel time of each kernel
- *   forced (bench/results/h200-2026-11-29-warp-lanes16.md): fp16 65536 x 80 10.08 us on 16 lanes of
- *   one pack, 9.15 on 8 of two, 8.24 on 4 of four; 262144 x 136 64.4, 48.5, 44.2; 65536 x 128 11.39,
- *   10.56 (four packs 11.31); 65536 x 256 20.48, 18.61. Fewer rows do not fill the GPU so: 4096 x 128
- *   2.27 us on 16 lanes, 2.43 on 8. Of the rows it moves, bf16 log-softmax at 16384 rows lost
- *   (0.95-0.98x). 64 columns (8 lanes of one pack) stay: on 4 lanes of two they ran 0.96-1.00x on
- *   8192-65536 rows (1.10-1.14x on 131072-262144). */
+ *   (a lane's loads in flight double), and on the plain forward and log-softmax from two to four
+ *   where that takes fewer lane passes a row: a row of P packs on w lanes runs ceil(P / w) passes of
+ *   w lanes, so 80 columns (10 packs) take 16 lane passes on 8 lanes of two packs and 12 on 4 lanes
+ *   of four. H200, kernel time of each kernel forced (bench/results/h200-2026-11-29-warp-lanes16.md):
+ *   fp16 65536 x 80 10.08 us on 16 lanes of one pack, 9.15 on 8 of two, 8.24 on 4 of four; 262144 x
+ *   136 64.4, 48.5, 44.2; 65536 x 128 11.39, 10.56 (four packs 11.31); 65536 x 256 20.48, 18.61.
+ *   Fewer rows do not fill the GPU so: 4096 x 128 2.27 us on 16 lanes, 2.43 on 8. Of the rows it
+ *   moves, bf16 log-softmax at 16384 rows lost (0.95-0.98x). 64 columns (8 lanes of one pack) stay:
+ *   on 4 lanes of two they ran 0.96-1.00x on 8192-65536 rows (1.10-1.14x on 131072-262144).
+ *   The forward with options and the backward hold more a value (64-bit columns, masks; y and dy)
+ *   and gain more from the first step (scale 1/8: fp16 65536 x 80 16.03 us on one pack, 11.36 on
+ *   two; 65536 x 256 31.23, 22.32; backward 65536 x 192 25.39, 22.26), less or nothing from the
+ *   second (65536 x 80: 12.10 on four, backward 13.33), which they do not take. */
 #define HSM_WARP_FEWER_LANES_WARPS 16
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
 {
     const int c = s->k->cols_per_thread, vec = s->k->vec;
-    if (h->forced_kernel[0] != '\0' || !is_plain_kop(q->kop) || q->peel || s->k->flat ||
-        cols > HSM_WARP_TWO_ROW_COLS)
+    if (h->forced_kernel[0] != '\0' || q->peel || s->k->flat || s->k->lanes != 0 || cols > HSM_WARP_TWO_ROW_COLS)
         return 0;
     if (q->dt == HSM_F32)
-        return w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
+        return is_plain_kop(q->kop) && w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
     const int64_t packs = cols / vec, half = w / 2;
     if (vec == 1 || c > 2 * vec || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;
     if (c == vec)
         return w >= 16;
-    return half * ceil_div(packs, half) < w * ceil_div(packs, w); /* fewer lane passes a row */
+    /* fewer lane passes a row */
+    return is_plain_kop(q->kop) && half * ceil_div(packs, half) < w * ceil_div(packs, w);
 }
 
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,

@@ -340,26 +340,32 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     }
 }
 
-/* WARP's 16-bit rows of at most 256 columns on 16 bytes, plain forward and log-softmax, where rows are
- * many enough (262144: past plan.c's fewer_lanes bound on every target): two packs a lane where one
- * pack would take 16 lanes or more, four where that takes fewer lane passes a row (80 and 192
- * columns, not 128); 64 columns (8 lanes of one), few rows and the forward with options as before. */
+/* WARP's 16-bit rows of at most 256 columns on 16 bytes where rows are many enough (262144: past
+ * plan.c's fewer_lanes bound on every target): two packs a lane where one pack would take 16 lanes or
+ * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
+ * columns, not 128), on the forward with options and the backward no more than two; 64 columns (8
+ * lanes of one) and few rows as before. */
 static void test_fewer_lanes_plan(hipsoftmax_handle h)
 {
     static const struct {
         hipsoftmax_dtype dt;
         long long rows, cols;
-        int log, scaled;
+        int log, scaled, bwd;
         const char *want; /* the kernel's name after hsm_warp_<dtype>_ */
         int lanes;
-    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, "v4", 4},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, "v4_log", 4},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, "v2", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, "v4", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, "v2_log", 16},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, "v1", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, "v1", 16},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, "v1_fwd", 16}};
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 0, "v4", 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, 0, "v2_fwd", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 1, 0, "v2_fwd", 16},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 1, "v2_bwd", 8},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 256, 0, 0, 1, "v2_bwd", 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 1, "v1_bwd", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 1, 0, "v1_fwd", 16}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -368,15 +374,16 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
             p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
         if (cases[i].scaled)
             p.scale = 0.5f;
-        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
+                      HIPSOFTMAX_STATUS_SUCCESS);
         char want[64];
         snprintf(want, sizeof want, "hsm_warp_%s_%s", cases[i].dt == HIPSOFTMAX_DTYPE_F16 ? "f16" : "bf16",
                  cases[i].want);
         if (info.family != HIPSOFTMAX_FAMILY_WARP || strcmp(info.kernel, want) != 0 ||
             info.group_width != cases[i].lanes) {
-            fprintf(stderr, "%lldx%lld (dtype %d, log %d, scaled %d): %s on %d lanes, expected %s on %d\n",
-                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, info.kernel,
-                    info.group_width, want, cases[i].lanes);
+            fprintf(stderr, "%lldx%lld (dtype %d, log %d, scaled %d, bwd %d): %s on %d lanes, expected %s on %d\n",
+                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, cases[i].bwd,
+                    info.kernel, info.group_width, want, cases[i].lanes);
             failures++;
         }
     }

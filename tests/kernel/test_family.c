@@ -431,16 +431,19 @@ typedef struct { int64_t rows, cols; } shape;
  * lengths, rows one ROW block holds, rows for SPLIT's single blocks and groups, and (full runs only)
  * rows longer than the GPU holds on chip. 128 and 512: short rows on 16 bytes, the only rows WARP's
  * _log kernels take (fp32 v1 holds 128 columns at most, v2 256). 1024: attention rows, whose ROW
- * block holds the row exactly (a mask tensor's loads then go unpredicated: hsm_fwd_chunk_load_m). */
+ * block holds the row exactly (a mask tensor's loads then go unpredicated: hsm_fwd_chunk_load_m).
+ * 16384 x 80: rows many enough that 16-bit rows take WARP's kernels of two packs a lane on 8 lanes
+ * (plan.c's fewer_lanes). */
 static const shape full_shapes[] = {{1823, 781}, {1, 1},      {2, 3},      {3, 127},    {17, 128},
                                     {7, 1009},   {40, 512},   {29, 1000},  {12, 1024},  {11, 1544},
                                     {13, 4099},  {65, 4096},  {61, 12289}, {33, 16384}, {24, 40000},
-                                    {5, 100003}, {3, 262144}, {2, 1048573}, {2, 9000001}};
-/* compute-sanitizer runs (HSM_TEST_QUICK): every family's regime, smaller. 1000 and 1544: WARP's
- * packed kernels (one row a warp of 32 and 64 values a lane); 512: rows of a warp on 16 bytes; 1024:
- * a ROW block's chunk ending at the row's end (the last row's unpredicated mask and x loads). */
+                                    {5, 100003}, {3, 262144}, {2, 1048573}, {2, 9000001}, {16384, 80}};
+/* compute-sanitizer runs (HSM_TEST_QUICK): every family's regime, smaller (but 16384 x 80, above).
+ * 1000 and 1544: WARP's packed kernels (one row a warp of 32 and 64 values a lane); 512: rows of a warp
+ * on 16 bytes; 1024: a ROW block's chunk ending at the row's end (the last row's unpredicated mask and
+ * x loads). */
 static const shape quick_shapes[] = {{37, 781}, {2, 3},     {3, 127},   {4, 512},   {7, 1000},  {6, 1024},
-                                     {5, 1544}, {9, 4099},  {5, 16384}, {3, 40000}, {2, 262147}};
+                                     {5, 1544}, {9, 4099},  {5, 16384}, {3, 40000}, {2, 262147}, {16384, 80}};
 
 static void forward_matrix(hipsoftmax_handle h, test_dtype t, const shape *sh, int n)
 {

@@ -208,7 +208,10 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   The forward with options and the backward hold more a value (64-bit columns, masks; y and dy)
  *   and gain more from the first step (scale 1/8: fp16 65536 x 80 16.03 us on one pack, 11.36 on
  *   two; 65536 x 256 31.23, 22.32; backward 65536 x 192 25.39, 22.26), less or nothing from the
- *   second (65536 x 80: 12.10 on four, backward 13.33), which they do not take. */
+ *   second (65536 x 80: 12.10 on four, backward 13.33), which they do not take.
+ * - fp32, the forward with options and the backward: the 16-bit rule's first step (a pack is four
+ *   values): scale 1/8 65536 x 128 26.10 us on 32 lanes of one pack, 20.16 on 16 of two; backward
+ *   28.27, 27.73. */
 #define HSM_WARP_FEWER_LANES_WARPS 16
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
@@ -216,8 +219,8 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     const int c = s->k->cols_per_thread, vec = s->k->vec;
     if (h->forced_kernel[0] != '\0' || q->peel || s->k->flat || s->k->lanes != 0 || cols > HSM_WARP_TWO_ROW_COLS)
         return 0;
-    if (q->dt == HSM_F32)
-        return is_plain_kop(q->kop) && w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
+    if (q->dt == HSM_F32 && is_plain_kop(q->kop))
+        return w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
     const int64_t packs = cols / vec, half = w / 2;
     if (vec == 1 || c > 2 * vec || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)

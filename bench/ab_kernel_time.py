@@ -9,8 +9,11 @@ Each provider runs 60 times a round, after a 256 MB write that flushes L2 (as do
 rounds with the providers in turn; the table gives the median kernel time over the rounds' medians,
 and that of a device-to-device copy of the same bytes (x to y) timed the same way.
 
-Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN ...]
-DTYPE fp32, bf16 or fp16; shapes given replace the list below.
+Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[:OP] ...]
+DTYPE fp32, bf16 or fp16; cases given replace the list below. OP: softmax, log, scale (the forward at
+scale 1/8), mask (scale 1/8 and an additive mask of x's dtype, a row per row), causal (scale 1/8,
+causal rows, the square's rows row mod cols), bwd (the softmax backward: y and dy read, dx written);
+none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
 """
 import os
 import statistics
@@ -20,7 +23,7 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import ALGO_LOG, CudnnSoftmax, HipSoftmax  # noqa: E402
+from hsm_ctypes import ALGO_LOG, DTYPES, MASK_ADDITIVE, MASK_CAUSAL, CudnnSoftmax, HipSoftmax  # noqa: E402
 
 F32, BF16, F16 = torch.float32, torch.bfloat16, torch.float16
 SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256), (F32, 4096, 512),
@@ -48,46 +51,69 @@ def kernel_us(fn, n=60):
     return statistics.median(e.time_range.elapsed_us() for e in ks), ks[0].name
 
 
-def shapes_of(args):
-    """DTYPE:MxN arguments, or SHAPES where there are none."""
+def cases_of(args):
+    """(dtype, rows, cols, op) from DTYPE:MxN[:OP] arguments, or SHAPES' softmax and log-softmax."""
     if not args:
-        return SHAPES
+        return [(dt, m, n, op) for op in ("softmax", "log") for dt, m, n in SHAPES]
     dts = {"fp32": F32, "bf16": BF16, "fp16": F16}
     out = []
-    for a in args:
-        dt, mn = a.split(":")
-        m, n = mn.split("x")
-        out.append((dts[dt], int(m), int(n)))
+    for op_of_none in ("softmax", "log"):
+        for a in args:
+            f = a.split(":")
+            m, n = f[1].split("x")
+            if len(f) > 2 and op_of_none == "softmax":
+                out.append((dts[f[0]], int(m), int(n), f[2]))
+            elif len(f) == 2:
+                out.append((dts[f[0]], int(m), int(n), op_of_none))
     return out
+
+
+def providers(libs, cudnn, dt, m, n, op):
+    """Each provider's launch for one case, the copy of x's bytes among them."""
+    x = torch.randn(m, n, device="cuda", dtype=dt)
+    y = torch.empty_like(x)
+    dy = torch.randn_like(x)
+    mask = torch.where(torch.rand(m, n, device="cuda") < 0.9, 0.0, float("-inf")).to(dt) if op == "mask" else None
+    fields = {"softmax": {}, "log": {"algorithm": ALGO_LOG}, "bwd": {}, "scale": {"scale": 0.125},
+              "mask": {"scale": 0.125, "mask": MASK_ADDITIVE, "mask_dtype": DTYPES[dt],
+                       "mask_ptr": mask.data_ptr() if mask is not None else None, "mask_row_stride": n},
+              "causal": {"scale": 0.125, "mask": MASK_CAUSAL, "queries": n}}[op]
+    prov = {}
+    for tag, h in libs.items():
+        p = h.problem(dt, m, n, **fields)
+        if op == "bwd":
+            prov[tag] = (lambda h=h, p=p: h.backward(p, x, dy, y))
+        else:
+            prov[tag] = (lambda h=h, p=p: h.forward(p, x, y))
+    if op in ("softmax", "log"):
+        prov["cuDNN"] = lambda: cudnn.forward(x, y, log=op == "log")
+    elif op == "bwd":
+        prov["cuDNN"] = lambda: cudnn.backward(x, dy, y)
+    prov["copy"] = lambda: y.copy_(x)
+    return prov, (x, y, dy, mask)
 
 
 def main():
     libs = {"old": HipSoftmax(sys.argv[1]), "new": HipSoftmax(sys.argv[2])}
-    shapes = shapes_of(sys.argv[3:])
     cudnn = CudnnSoftmax()
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 3 rounds' medians of 60 launches\n")
     print("| dtype | op | shape | old kernel | new kernel | old us | new us | cuDNN us | copy us | new/old | "
           "cuDNN/new | copy/new |")
     print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for log in (False, True):
-        for dt, m, n in shapes:
-            x = torch.randn(m, n, device="cuda", dtype=dt)
-            y = torch.empty_like(x)
-            prov = {}
-            for tag, h in libs.items():
-                p = h.problem(dt, m, n, algorithm=ALGO_LOG) if log else h.problem(dt, m, n)
-                prov[tag] = (lambda h=h, p=p: h.forward(p, x, y))
-            prov["cuDNN"] = lambda: cudnn.forward(x, y, log=log)
-            prov["copy"] = lambda: y.copy_(x)
-            res = {k: [] for k in prov}
-            for _ in range(3):
-                for k, fn in prov.items():
-                    res[k].append(kernel_us(fn))
-            us = {k: statistics.median(t for t, _ in v) for k, v in res.items()}
-            name = {k: v[0][1] for k, v in res.items()}
-            print(f"| {str(dt)[6:]} | {'log' if log else 'softmax'} | {m}x{n} | {name['old']} | {name['new']} | "
-                  f"{us['old']:.2f} | {us['new']:.2f} | {us['cuDNN']:.2f} | {us['copy']:.2f} | {us['old'] / us['new']:.3f} | "
-                  f"{us['cuDNN'] / us['new']:.3f} | {us['copy'] / us['new']:.3f} |", flush=True)
+    for dt, m, n, op in cases_of(sys.argv[3:]):
+        prov, keep = providers(libs, cudnn, dt, m, n, op)
+        res = {k: [] for k in prov}
+        for _ in range(3):
+            for k, fn in prov.items():
+                res[k].append(kernel_us(fn))
+        us = {k: statistics.median(t for t, _ in v) for k, v in res.items()}
+        name = {k: v[0][1] for k, v in res.items()}
+        cud = f"{us['cuDNN']:.2f}" if "cuDNN" in us else "-"
+        cud_ratio = f"{us['cuDNN'] / us['new']:.3f}" if "cuDNN" in us else "-"
+        print(f"| {str(dt)[6:]} | {op} | {m}x{n} | {name['old']} | {name['new']} | "
+              f"{us['old']:.2f} | {us['new']:.2f} | {cud} | {us['copy']:.2f} | {us['old'] / us['new']:.3f} | "
+              f"{cud_ratio} | {us['copy'] / us['new']:.3f} |", flush=True)
+        del keep
 
 
 if __name__ == "__main__":

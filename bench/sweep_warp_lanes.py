@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """WARP's vector kernels forced on short rows: the kernel time of each (1, 2, 4 and 8 packs of 16 bytes a
-lane, on the fewest lanes that hold the row: _v1, _v2, _v4, _v8) beside a device-to-device copy of the
-same bytes, for choosing how many lanes a row takes (plan.c's fewer_lanes).
+lane, on the fewest lanes that hold the row: _v1, _v2, _v4, _v8) beside a device-to-device copy of x,
+for choosing how many lanes a row takes (plan.c's fewer_lanes). Ops: softmax, log (the plain
+log-softmax, _log kernels), scale (the forward with options at scale 1/8, _fwd kernels), bwd (the
+softmax backward, _bwd kernels: y and dy read, dx written, so the copy is two thirds of its bytes).
 
 A forced kernel's plan is made at every call (cached plans are not), so event timing would hold that
 host work; the GPU's own start and end of each kernel (CUPTI, through torch.profiler: ab_kernel_time's
 kernel_us) do not. Each kernel runs 40 times a round after a write that flushes L2, three rounds in
 rotating order; the table gives the median over the rounds' medians, us.
 
-Usage: python3 bench/sweep_warp_lanes.py LIB [DTYPE:MxN[:log] ...]   (DTYPE fp16, bf16; default: the
-grid below)
+Usage: python3 bench/sweep_warp_lanes.py LIB [DTYPE:MxN[:OP] ...]   (DTYPE fp16, bf16, fp32; OP softmax (the
+default), log, scale, bwd; no cases: the grid below)
 """
 import ctypes
 import os
@@ -22,11 +24,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ab_kernel_time import kernel_us  # noqa: E402
 from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
 
-DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
-GRID = ([("fp16", m, n, False) for n in (64, 72, 80, 120, 128, 136, 192, 256)
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+GRID = ([("fp16", m, n, "softmax") for n in (64, 72, 80, 120, 128, 136, 192, 256)
          for m in (2048, 4096, 8192, 16384, 32768, 65536, 262144)] +
-        [("bf16", m, n, False) for n in (64, 80, 128, 256) for m in (8192, 32768, 131072)] +
-        [("bf16", m, n, True) for n in (80, 128, 256) for m in (4096, 16384, 65536)])
+        [("bf16", m, n, "softmax") for n in (64, 80, 128, 256) for m in (8192, 32768, 131072)] +
+        [("bf16", m, n, "log") for n in (80, 128, 256) for m in (4096, 16384, 65536)])
+SUFFIX = {"softmax": "", "log": "_log", "scale": "_fwd", "bwd": "_bwd"}
 
 
 def cases_of(args):
@@ -36,7 +39,7 @@ def cases_of(args):
     for a in args:
         f = a.split(":")
         m, n = f[1].split("x")
-        out.append((f[0], int(m), int(n), len(f) > 2 and f[2] == "log"))
+        out.append((f[0], int(m), int(n), f[2] if len(f) > 2 else "softmax"))
     return out
 
 
@@ -47,11 +50,14 @@ def main():
           "median of 3 rounds' medians of 40 launches\n")
     print("| dtype | op | shape | copy | v1 | v2 | v4 | v8 |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
-    for dt, m, n, log in cases_of(sys.argv[2:]):
+    for dt, m, n, op in cases_of(sys.argv[2:]):
         x = torch.randn(m, n, device="cuda", dtype=DTYPES[dt])
         y = torch.empty_like(x)
-        p = lib.problem(DTYPES[dt], m, n, algorithm=ALGO_LOG) if log else lib.problem(DTYPES[dt], m, n)
-        kernels = [v for v in ("v1", "v2", "v4", "v8") if int(v[1:]) * 8 * 32 >= n]  # a warp holds the row
+        dy = torch.randn_like(x)
+        fields = {"algorithm": ALGO_LOG} if op == "log" else {"scale": 0.125} if op == "scale" else {}
+        p = lib.problem(DTYPES[dt], m, n, **fields)
+        pack = 16 // x.element_size()
+        kernels = [v for v in ("v1", "v2", "v4", "v8") if int(v[1:]) * pack * 32 >= n]  # a warp holds the row
         res = {c: [] for c in kernels + ["copy"]}
         for r in range(3):
             order = kernels + ["copy"]
@@ -59,14 +65,17 @@ def main():
                 if c == "copy":
                     fn = lambda: y.copy_(x)  # noqa: E731
                 else:
-                    name = f"hsm_warp_{dt.replace('fp', 'f')}_{c}{'_log' if log else ''}"
+                    name = f"hsm_warp_{dt.replace('fp', 'f')}_{c}{SUFFIX[op]}"
                     lib.check(lib.lib.hipsoftmax_set_kernel(lib.handle, name.encode()))
-                    fn = lambda: lib.forward(p, x, y)  # noqa: E731
+                    if op == "bwd":
+                        fn = lambda: lib.backward(p, x, dy, y)  # noqa: E731
+                    else:
+                        fn = lambda: lib.forward(p, x, y)  # noqa: E731
                 res[c].append(kernel_us(fn, 40)[0])
         lib.check(lib.lib.hipsoftmax_set_kernel(lib.handle, None))
         med = {c: statistics.median(v) for c, v in res.items()}
         cells = " | ".join(f"{med[v]:.2f}" if v in med else "-" for v in ("v1", "v2", "v4", "v8"))
-        print(f"| {dt} | {'log' if log else 'softmax'} | {m}x{n} | {med['copy']:.2f} | {cells} |", flush=True)
+        print(f"| {dt} | {op} | {m}x{n} | {med['copy']:.2f} | {cells} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -314,28 +314,25 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     static const struct {
         hipsoftmax_dtype dt;
         long long cols;
-        int log, scaled, half; /* half: a group of at most half the warp expected, else the whole warp */
-    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 128, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 200, 0, 0, 1},
-                 {HIPSOFTMAX_DTYPE_F32, 256, 0, 0, 1}, {HIPSOFTMAX_DTYPE_F32, 256, 1, 0, 1},
-                 {HIPSOFTMAX_DTYPE_F32, 512, 0, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 8 * 64, 0, 0, 0}, {HIPSOFTMAX_DTYPE_F16, 8 * 64, 1, 0, 0},
-                 {HIPSOFTMAX_DTYPE_F32, 33, 0, 0, 1},  {HIPSOFTMAX_DTYPE_F32, 33, 1, 0, 1}};
+        int log, half; /* half: a group of at most half the warp expected, else the whole warp */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 128, 0, 1},      {HIPSOFTMAX_DTYPE_F32, 200, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 256, 0, 1},      {HIPSOFTMAX_DTYPE_F32, 256, 1, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 512, 0, 0},      {HIPSOFTMAX_DTYPE_BF16, 8 * 64, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 8 * 64, 1, 0},   {HIPSOFTMAX_DTYPE_F32, 33, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 33, 1, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
         hipsoftmax_problem_init(&p, cases[i].dt, 4096, cases[i].cols);
         if (cases[i].log)
             p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
-        if (cases[i].scaled)
-            p.scale = 0.5f;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
         EXPECT((cases[i].cols % 4 != 0) == warp_scalar(info.kernel));
         const int ok = info.family == HIPSOFTMAX_FAMILY_WARP &&
                        (cases[i].half ? info.group_width * 2 <= warp : info.group_width == warp);
         if (!ok) {
-            fprintf(stderr, "4096x%lld (dtype %d, log %d, scaled %d): %s, %d lanes a row on a warp of %d\n",
-                    cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, info.kernel, info.group_width,
-                    warp);
+            fprintf(stderr, "4096x%lld (dtype %d, log %d): %s, %d lanes a row on a warp of %d\n", cases[i].cols,
+                    (int)cases[i].dt, cases[i].log, info.kernel, info.group_width, warp);
             failures++;
         }
     }

@@ -432,8 +432,8 @@ typedef struct { int64_t rows, cols; } shape;
  * rows longer than the GPU holds on chip. 128 and 512: short rows on 16 bytes, the only rows WARP's
  * _log kernels take (fp32 v1 holds 128 columns at most, v2 256). 1024: attention rows, whose ROW
  * block holds the row exactly (a mask tensor's loads then go unpredicated: hsm_fwd_chunk_load_m).
- * 16384 x 80: rows many enough that 16-bit rows take WARP's kernels of two packs a lane on 8 lanes
- * (plan.c's fewer_lanes). */
+ * 16384 x 80: rows many enough that WARP's kernels take two packs a lane, on 8 lanes (16-bit) or 16
+ * (fp32; plan.c's fewer_lanes). */
 static const shape full_shapes[] = {{1823, 781}, {1, 1},      {2, 3},      {3, 127},    {17, 128},
                                     {7, 1009},   {40, 512},   {29, 1000},  {12, 1024},  {11, 1544},
                                     {13, 4099},  {65, 4096},  {61, 12289}, {33, 16384}, {24, 40000},

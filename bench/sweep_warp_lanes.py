@@ -5,13 +5,14 @@ for choosing how many lanes a row takes (plan.c's fewer_lanes). Ops: softmax, lo
 log-softmax, _log kernels), scale (the forward with options at scale 1/8, _fwd kernels), bwd (the
 softmax backward, _bwd kernels: y and dy read, dx written, so the copy is two thirds of its bytes).
 
-A forced kernel's plan is made at every call (cached plans are not), so event timing would hold that
-host work; the GPU's own start and end of each kernel (CUPTI, through torch.profiler: ab_kernel_time's
-kernel_us) do not. Each kernel runs 40 times a round after a write that flushes L2, three rounds in
-rotating order; the table gives the median over the rounds' medians, us.
+A forced kernel is found by name at every call (plan.c scans the library's kernels before its plan
+cache), host work that event timing may hold; the GPU's own start and end of each kernel (CUPTI,
+through torch.profiler: ab_kernel_time's kernel_us) do not. Each kernel runs 40 times a round after a
+write that flushes L2, three rounds in rotating order; the table gives the median over the rounds'
+medians, us.
 
-Usage: python3 bench/sweep_warp_lanes.py LIB [DTYPE:MxN[:OP] ...]   (DTYPE fp16, bf16, fp32; OP softmax (the
-default), log, scale, bwd; no cases: the grid below)
+Usage: python3 bench/sweep_warp_lanes.py LIB [DTYPE:MxN[:OP] ...]
+DTYPE fp16, bf16, fp32; OP softmax (the default), log, scale, bwd; no cases: the grid below.
 """
 import ctypes
 import os

@@ -56,16 +56,14 @@ def cases_of(args):
     if not args:
         return [(dt, m, n, op) for op in ("softmax", "log") for dt, m, n in SHAPES]
     dts = {"fp32": F32, "bf16": BF16, "fp16": F16}
-    out = []
-    for op_of_none in ("softmax", "log"):
-        for a in args:
-            f = a.split(":")
-            m, n = f[1].split("x")
-            if len(f) > 2 and op_of_none == "softmax":
-                out.append((dts[f[0]], int(m), int(n), f[2]))
-            elif len(f) == 2:
-                out.append((dts[f[0]], int(m), int(n), op_of_none))
-    return out
+    first, logs = [], []  # a case without an op: its softmax in order, its log-softmax after all cases
+    for a in args:
+        f = a.split(":")
+        m, n = f[1].split("x")
+        first.append((dts[f[0]], int(m), int(n), f[2] if len(f) > 2 else "softmax"))
+        if len(f) == 2:
+            logs.append((dts[f[0]], int(m), int(n), "log"))
+    return first + logs
 
 
 def providers(libs, cudnn, dt, m, n, op):

@@ -100,10 +100,10 @@ __device__ __forceinline__ int hsm_line_lead(const T *xr)
         return 0;
 }
 
+/* pk = VEC values times mul in the storage type (16-bit: converted in pairs). */
 template <typename T, int VEC>
-__device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
+__device__ __forceinline__ void hsm_pack_of(hsm_pack<T, VEC> &pk, const float *src, float mul)
 {
-    hsm_pack<T, VEC> pk;
     if constexpr (sizeof(T) == 2 && VEC % 2 == 0) {
         uint32_t w[VEC / 2];
 #pragma unroll
@@ -115,6 +115,13 @@ __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
         for (int i = 0; i < VEC; i++)
             pk.v[i] = hsm_from_float<T>(src[i] * mul);
     }
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
+{
+    hsm_pack<T, VEC> pk;
+    hsm_pack_of<T, VEC>(pk, src, mul);
     if constexpr (sizeof(pk) == 16)
         hsm_store16_streaming(p, &pk);
     else

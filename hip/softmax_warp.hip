@@ -111,40 +111,68 @@ __device__ __forceinline__ void hsm_warp_log_body(const hsm_args a)
 
 /* The plain forward peeled (issue 14): rows at any element offset from 16 bytes, x and y rows at the
  * same offset (the plan gives other rows to the scalar kernels). A group lays its row out from the 16
- * bytes that hold its start, so every pack lies on 16 bytes; a pack wholly in the row is read and
- * written whole, one that straddles an end an element at a time, each element bounded by the row
- * (nothing outside it is read: an exact-size allocation's last row ends anywhere in its last 16
- * bytes). The plan sizes the group for cols + VEC - 1 columns: the lead is under VEC. */
-template <typename T, int VEC, int C>
-__device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
+ * bytes that hold its start, so every pack lies on 16 bytes. Every pack that holds any of the row's
+ * elements is read whole, all of them before any is used, and the elements outside the row are set to
+ * -inf in registers; only a pack that reaches past x's own elements (its first row's start off 16
+ * bytes, its last row's end anywhere in its last 16 bytes: an exact-size allocation ends there) is
+ * read an element at a time, each bounded by the row. A pack wholly in the row is written whole, one
+ * that straddles an end an element at a time (the neighbouring rows' elements are other groups').
+ * Reading the straddling packs an element at a time, as this body first did, put a branch between
+ * each pack's load and the next, and the loads went one after another: fp16 65536 x 77 ran at
+ * 0.65-0.69 of 65536 x 80 and 1.5-2.0x as long as the staged kernels (H200). The plan sizes the group
+ * for cols + VEC - 1 columns: the lead is under VEC. W known at compile time (WS) for the widths a
+ * short row takes, columns in 32 bits (a row is at most C elements a lane of a warp), as
+ * hsm_warp_rows. */
+template <typename T, int VEC, int C, int WS>
+__device__ __forceinline__ void hsm_warp_peel_rows(const hsm_args a)
 {
-    const int W = a.group_width;
+    const int W = WS != 0 ? WS : a.group_width;
     const hsm_warp_walk w = hsm_warp_walk_of(W);
-    const int lane = w.lane;
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
+    const int64_t extent = (a.rows - 1) * a.x_stride + a.cols; /* x's elements, its first row's start on */
     float v[C];
 
     for (int64_t base = w.first; base < a.rows; base += w.step) {
         const int64_t row = base + w.offset;
         const bool live = row < a.rows;
-        const int64_t cols = live ? a.cols : 0;
-        const T *xr = x + (live ? row : 0) * a.x_stride;
-        const int64_t col0 = -(int64_t)hsm_pack_lead(xr);
+        const int64_t ro = (live ? row : 0) * a.x_stride;
+        const T *xr = x + ro;
+        const int n = live ? (int)a.cols : 0;
+        const int c0 = w.lane * VEC - hsm_pack_lead(xr); /* the column of the lane's pack 0 */
+        /* Columns [lo, hi) of this row lie among x's elements: a pack inside them is read whole. */
+        const int lo = ro >= VEC ? -VEC : -(int)ro;
+        const int hi = extent - ro < n + VEC ? (int)(extent - ro) : n + VEC;
+        hsm_pack<T, VEC> pk[C / VEC];
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            const int c = c0 + p * W * VEC;
+            pk[p] = c + VEC > 0 && c < n && c >= lo && c + VEC <= hi ? *reinterpret_cast<const hsm_pack<T, VEC> *>(xr + c)
+                                                                    : hsm_neg_inf_pack<T, VEC>();
+        }
+#pragma unroll
+        for (int p = 0; p < C / VEC; p++) {
+            const int c = c0 + p * W * VEC;
+            if (c + VEC > 0 && c < n && (c < lo || c + VEC > hi)) {
+#pragma unroll
+                for (int i = 0; i < VEC; i++)
+                    if (c + i >= 0 && c + i < n)
+                        pk[p].v[i] = xr[c + i];
+            }
+        }
+        /* Elements outside the row to -inf: a compare and a select each, no branch (with the compare
+         * behind a test of whether the pack straddles an end, the compiler made a branch of every
+         * element, and the kernel ran slower than with the element loads). */
         float lm = HSM_NEG_INF;
 #pragma unroll
         for (int p = 0; p < C / VEC; p++) {
-            const int64_t col = col0 + ((int64_t)p * W + lane) * VEC;
-            if (col >= 0 && col + VEC <= cols) {
-                hsm_load<T, VEC>(xr + col, v + p * VEC);
-            } else {
+            const int c = c0 + p * W * VEC;
 #pragma unroll
-                for (int i = 0; i < VEC; i++)
-                    v[p * VEC + i] = col + i >= 0 && col + i < cols ? hsm_to_float(xr[col + i]) : HSM_NEG_INF;
-            }
-#pragma unroll
-            for (int i = 0; i < VEC; i++)
+            for (int i = 0; i < VEC; i++) {
+                const float f = hsm_to_float(pk[p].v[i]);
+                v[p * VEC + i] = (unsigned)(c + i) < (unsigned)n ? f : HSM_NEG_INF;
                 lm = hsm_max(lm, v[p * VEC + i]);
+            }
         }
         const float m = hsm_warp_max(lm, W);
         float s = 0.0f;
@@ -153,21 +181,34 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
             v[i] = hsm_exp(v[i], m);
             s += v[i];
         }
-        s = hsm_warp_sum(s, W);
-        const float inv = 1.0f / s;
+        const float inv = 1.0f / hsm_warp_sum(s, W);
         T *yr = y + (live ? row : 0) * a.y_stride;
 #pragma unroll
         for (int p = 0; p < C / VEC; p++) {
-            const int64_t col = col0 + ((int64_t)p * W + lane) * VEC;
-            if (col >= 0 && col + VEC <= cols) {
-                hsm_store<T, VEC>(yr + col, v + p * VEC, inv);
-            } else {
+            const int c = c0 + p * W * VEC;
+            /* Converted first, then only stores under each condition: with the conversion inside
+             * an element's condition the compiler branched around each element. */
+            hsm_pack<T, VEC> out;
+            hsm_pack_of<T, VEC>(out, v + p * VEC, inv);
+            const bool whole = c >= 0 && c + VEC <= n;
+            if (whole)
+                hsm_store16_streaming(yr + c, &out);
 #pragma unroll
-                for (int i = 0; i < VEC; i++)
-                    if (col + i >= 0 && col + i < cols)
-                        yr[col + i] = hsm_from_float<T>(v[p * VEC + i] * inv);
-            }
+            for (int i = 0; i < VEC; i++)
+                if (!whole && (unsigned)(c + i) < (unsigned)n)
+                    yr[c + i] = out.v[i];
         }
+    }
+}
+template <typename T, int VEC, int C>
+__device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
+{
+    switch (a.group_width) {
+    case HSM_WARP_SIZE: hsm_warp_peel_rows<T, VEC, C, HSM_WARP_SIZE>(a); break;
+    case 16: hsm_warp_peel_rows<T, VEC, C, 16>(a); break;
+    case 8: hsm_warp_peel_rows<T, VEC, C, 8>(a); break;
+    case 4: hsm_warp_peel_rows<T, VEC, C, 4>(a); break;
+    default: hsm_warp_peel_rows<T, VEC, C, 0>(a); break;
     }
 }
 

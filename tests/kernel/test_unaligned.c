@@ -1,7 +1,7 @@
 /* kernel.unaligned.<dtype>.<fwd|bwd>.<vendor>: every kernel the library has (hipsoftmax_kernel_count,
  * hipsoftmax_get_kernel_info), forced alone with hipsoftmax_set_kernel, on rows whose length is a
- * multiple of no vector width (12345, 781, 2001, 50257, 4097, 33 and 1 columns: issue 14's shapes and
- * the edges of WARP's and ROW's ranges), in four layouts:
+ * multiple of no vector width (12345, 781, 2001, 50257, 4097, 77, 33 and 1 columns: issue 14's shapes,
+ * WARP's short rows and the edges of WARP's and ROW's ranges), in these layouts:
  *   dense;  every stride cols + 1;  every stride cols + 3 with each tensor 1, 2 or 3 elements into
  *   its allocation;  the input's stride cols + 1 with a dense output (backward: y cols + 1, dy
  *   cols + 3, dx dense);  dense with each tensor 1, 2 or 3 elements into its allocation (WARP's
@@ -32,6 +32,8 @@
  * sanitizer.memcheck.unaligned tests, HSM_TEST_QUICK: fewer shapes and rows) reports a read past the
  * last row; the padding between rows and the elements before the output hold sentinels that must not
  * change (777 in the inputs' padding: a kernel that read it as data would give wrong rows).
+ * HSM_TEST_KERNELS=<part of a name> runs only the kernels whose names hold it (a kernel's change
+ * under the sanitizers).
  *
  * Tolerances (test_util.h says why): forward |y - ref| <= rel * |ref| + abs, f32 2e-5 / 1e-37, f16
  * 6e-4 / 6e-8, bf16 4.5e-3 / 1e-37, log-softmax 2e-5 more; backward rel (f32 2e-6, else the dtype's
@@ -245,11 +247,13 @@ static int list_kernels(hipsoftmax_handle h, test_dtype t, int bwd, kernel **out
     int m = 0;
     char token[16];
     snprintf(token, sizeof token, "_%s_", dt_names[t]);
+    /* HSM_TEST_KERNELS: only the kernels whose names hold it (a kernel change under the sanitizers). */
+    const char *only = getenv("HSM_TEST_KERNELS");
     for (size_t i = 0; i < n; i++) {
         hipsoftmax_kernel_info info = {.struct_size = sizeof info};
         CHECK_HSM(hipsoftmax_get_kernel_info(h, i, &info));
         const size_t len = strlen(info.name);
-        if (strstr(info.name, token) == NULL)
+        if (strstr(info.name, token) == NULL || (only != NULL && strstr(info.name, only) == NULL))
             continue;
         const int kind = len > 4 && strcmp(info.name + len - 4, "_bwd") == 0   ? KIND_BWD
                          : len > 4 && strcmp(info.name + len - 4, "_fwd") == 0 ? KIND_FWD
@@ -290,8 +294,8 @@ int main(int argc, char **argv)
     kernel *ks = NULL;
     const int nk = list_kernels(h, t, bwd, &ks);
     /* The unaligned rows, then their aligned neighbours (negative: only the layouts of whole accesses). */
-    static const int64_t full[] = {12345, 781, 2001, 50257, 4097, 33, 1, -12344, -784, -2000, -50256, -4096, -32};
-    static const int64_t brief[] = {781, 4097, 33, -784, -4096, -32};
+    static const int64_t full[] = {12345, 781, 2001, 50257, 4097, 77, 33, 1, -12344, -784, -2000, -50256, -4096, -32};
+    static const int64_t brief[] = {781, 4097, 77, 33, -784, -4096, -32};
     const int64_t *shapes = quick ? brief : full;
     const int ns = quick ? (int)(sizeof brief / sizeof brief[0]) : (int)(sizeof full / sizeof full[0]);
     long long cases = 0, ran = 0, unsupported = 0;

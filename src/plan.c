@@ -211,15 +211,20 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   second (65536 x 80: 12.10 on four, backward 13.33), which they do not take.
  * - fp32, the forward with options and the backward: the 16-bit rule's first step (a pack is four
  *   values): scale 1/8 65536 x 128 26.10 us on 32 lanes of one pack, 20.16 on 16 of two; backward
- *   28.27, 27.73. */
+ *   28.27, 27.73.
+ * - The peeled kernels (rows off 16 bytes, x's and y's at the same offsets), every dtype: the first
+ *   step. H200, each forced, every stride cols + 1 or + 3 (bench/results/h200-2026-11-29-warp-peel.md):
+ *   fp32 65536 x 77 18.93 us on 32 lanes of one pack, 16.38 on 16 of two; bf16 65536 x 200 25.66,
+ *   23.33; fp16 65536 x 77 13.92, 13.58, but 262144 x 77 49.61, 51.52. Four packs lost on 16-bit
+ *   rows (fp16 65536 x 77 14.53). */
 #define HSM_WARP_FEWER_LANES_WARPS 16
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
 {
     const int c = s->k->cols_per_thread, vec = s->k->vec;
-    if (h->forced_kernel[0] != '\0' || q->peel || s->k->flat || s->k->lanes != 0 || cols > HSM_WARP_TWO_ROW_COLS)
+    if (h->forced_kernel[0] != '\0' || s->k->flat || s->k->lanes != 0 || cols > HSM_WARP_TWO_ROW_COLS)
         return 0;
-    if (q->dt == HSM_F32 && is_plain_kop(q->kop))
+    if (q->dt == HSM_F32 && is_plain_kop(q->kop) && !q->peel)
         return w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
     const int64_t packs = cols / vec, half = w / 2;
     if (vec == 1 || c > 2 * vec || half == 0 ||
@@ -228,7 +233,7 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     if (c == vec)
         return w >= 16;
     /* fewer lane passes a row */
-    return is_plain_kop(q->kop) && half * ceil_div(packs, half) < w * ceil_div(packs, w);
+    return is_plain_kop(q->kop) && !q->peel && half * ceil_div(packs, half) < w * ceil_div(packs, w);
 }
 
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,

@@ -344,7 +344,8 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
  * columns, not 128), on the forward with options and the backward no more than two; 64 columns (8
  * lanes of one) and few rows as before. fp32's forward with options and backward likewise (a pack of
  * four: 128 columns on 16 lanes of two, not 256 on 16 of four); its plain forward keeps its own rule
- * (test_two_rows_plan). */
+ * (test_two_rows_plan). The peeled kernels (rows off 16 bytes at x's and y's same offsets: every
+ * stride cols + pad) the first step, every dtype. */
 static void test_fewer_lanes_plan(hipsoftmax_handle h)
 {
     static const struct {
@@ -352,23 +353,27 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
         long long rows, cols;
         int log, scaled, bwd;
         const char *want; /* the kernel's name after hsm_warp_<dtype>_ */
-        int lanes;
-    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 0, "v4", 4},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, 0, "v2_fwd", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 1, 0, "v2_fwd", 16},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 1, "v2_bwd", 8},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 256, 0, 0, 1, "v2_bwd", 16},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 1, "v1_bwd", 8},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 1, 0, "v1_fwd", 16},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 128, 0, 1, 0, "v2_fwd", 16},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 64, 0, 0, 1, "v2_bwd", 8},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 256, 0, 1, 0, "v2_fwd", 32}};
+        int lanes, pad;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 0, "v4", 4, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, 0, "v2_fwd", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 1, 0, "v2_fwd", 16, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 1, "v2_bwd", 8, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 256, 0, 0, 1, "v2_bwd", 16, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 1, "v1_bwd", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 1, 0, "v1_fwd", 16, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 128, 0, 1, 0, "v2_fwd", 16, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 64, 0, 0, 1, "v2_bwd", 8, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 256, 0, 1, 0, "v2_fwd", 32, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 77, 0, 0, 0, "v2_peel", 16, 3},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 200, 0, 0, 0, "v2_peel", 16, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 0, 0, 0, "v2_peel", 8, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 77, 0, 0, 0, "v1_peel", 16, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -377,6 +382,7 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
             p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
         if (cases[i].scaled)
             p.scale = 0.5f;
+        p.x_row_stride = p.y_row_stride = cases[i].cols + cases[i].pad;
         EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
                       HIPSOFTMAX_STATUS_SUCCESS);
         char want[64];

@@ -567,22 +567,32 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     }
 }
 
-#define HSM_WARP_KERNEL(NAME, T, VEC, C, BODY)                                                        \
-    extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
+/* BOUNDS: the kernel's launch bounds, HSM_WARP_BOUNDS but for the small fp32 kernels. */
+#define HSM_WARP_BOUNDS __launch_bounds__(HSM_WARP_BLOCK)
+#define HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, BOUNDS)                                              \
+    extern "C" __global__ void BOUNDS NAME(hsm_args a)                                                \
     {                                                                                                 \
         BODY<T, VEC, C>(a);                                                                           \
     }
+#define HSM_WARP_KERNEL(NAME, T, VEC, C, BODY) HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, HSM_WARP_BOUNDS)
+/* fp32's plain forward and log-softmax of up to 8 values a lane (_v1, _v2, _s1 to _s8) held to 32
+ * registers, so that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound). The
+ * compiler gave _v2 33: 12 blocks a SM, so 16384 x 128 (2048 blocks of 8 rows) ran in two waves
+ * where cuDNN's kernel of the same layout, 32 registers, ran in one (H200, Nsight Compute: 6.14 us
+ * against 5.89-6.18, 50% of the warps active against 62%). */
+#define HSM_WARP_SMALL_BOUNDS HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, 32)
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
     {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* The vector kernels of one body, _v1 to _v8 (1 to 8 accesses of 16 bytes a lane), suffix KS: each
  * set's vector half, and the _log and _peel sets, which have no scalar half. */
-#define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)                                                       \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY)                                       \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY)                                   \
+#define HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B12)                                                \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY, B12)                                \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY, B12)                            \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY)                                   \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
+#define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY) HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, HSM_WARP_BOUNDS)
 #define HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, PEEL)                                             \
     HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v1##KS, KOP, DT, VEC, VEC, PEEL),                               \
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v2##KS, KOP, DT, VEC, 2 * VEC, PEEL),                       \
@@ -590,11 +600,11 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v8##KS, KOP, DT, VEC, 8 * VEC, PEEL)
 
 /* The scalar kernels of one body, _s1 to _s32 (elements a lane), suffix KS. */
-#define HSM_WARP_SCALAR_SET(SFX, KS, T, BODY)                                                         \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s1##KS, T, 1, 1, BODY)                                           \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s2##KS, T, 1, 2, BODY)                                           \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s4##KS, T, 1, 4, BODY)                                           \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_s8##KS, T, 1, 8, BODY)                                           \
+#define HSM_WARP_SCALAR_SET(SFX, KS, T, BODY, B8)                                                     \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_s1##KS, T, 1, 1, BODY, B8)                                     \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_s2##KS, T, 1, 2, BODY, B8)                                     \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_s4##KS, T, 1, 4, BODY, B8)                                     \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_s8##KS, T, 1, 8, BODY, B8)                                     \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s16##KS, T, 1, 16, BODY)                                         \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_s32##KS, T, 1, 32, BODY)
 #define HSM_WARP_SCALAR_ENTRIES(SFX, KS, KOP, DT)                                                     \
@@ -607,15 +617,15 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
  * plain (no suffix), forward with options (_fwd), backward (_bwd). */
-#define HSM_WARP_SET(SFX, KS, T, VEC, BODY)                                                           \
-    HSM_WARP_SCALAR_SET(SFX, KS, T, BODY)                                                             \
-    HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)
+#define HSM_WARP_SET(SFX, KS, T, VEC, BODY, B)                                                        \
+    HSM_WARP_SCALAR_SET(SFX, KS, T, BODY, B)                                                          \
+    HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B)
 #define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
     HSM_WARP_SCALAR_ENTRIES(SFX, KS, KOP, DT), HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, 0)
-#define HSM_WARP_ALL(SFX, T, VEC)                                                                     \
-    HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body)                                                        \
-    HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body)                                                \
-    HSM_WARP_SET(SFX, _bwd, T, VEC, hsm_warp_bwd_body)
+#define HSM_WARP_ALL(SFX, T, VEC, B)                                                                  \
+    HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body, B)                                                     \
+    HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body, HSM_WARP_BOUNDS)                               \
+    HSM_WARP_SET(SFX, _bwd, T, VEC, hsm_warp_bwd_body, HSM_WARP_BOUNDS)
 #define HSM_WARP_ALL_ENTRIES(SFX, DT, VEC)                                                            \
     HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
         HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
@@ -623,7 +633,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 /* The plain log-softmax (kop HSM_KOP_LOG, hsm_warp_body's LOG), _log: the plain forward's scalar and
  * vector kernels with log-softmax for their output, for the rows the forward with options would give
  * WARP (as ROW's _log kernels, plan.c's hsm_plan_get): the scalar ones rows off 16 bytes. */
-#define HSM_WARP_LOG_SET(SFX, T, VEC) HSM_WARP_SET(SFX, _log, T, VEC, hsm_warp_log_body)
+#define HSM_WARP_LOG_SET(SFX, T, VEC, B) HSM_WARP_SET(SFX, _log, T, VEC, hsm_warp_log_body, B)
 #define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC) HSM_WARP_SET_ENTRIES(SFX, _log, HSM_KOP_LOG, DT, VEC)
 
 /* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
@@ -679,12 +689,12 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 #define HSM_WARP_PACKED_ENTRIES(SFX, DT)                                                              \
     HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p32_fwd, DT, 32), HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p64_fwd, DT, 64)
 
-HSM_WARP_ALL(f32, float, 4)
-HSM_WARP_ALL(f16, hsm_f16, 8)
-HSM_WARP_ALL(bf16, hsm_bf16, 8)
-HSM_WARP_LOG_SET(f32, float, 4)
-HSM_WARP_LOG_SET(f16, hsm_f16, 8)
-HSM_WARP_LOG_SET(bf16, hsm_bf16, 8)
+HSM_WARP_ALL(f32, float, 4, HSM_WARP_SMALL_BOUNDS)
+HSM_WARP_ALL(f16, hsm_f16, 8, HSM_WARP_BOUNDS)
+HSM_WARP_ALL(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
+HSM_WARP_LOG_SET(f32, float, 4, HSM_WARP_SMALL_BOUNDS)
+HSM_WARP_LOG_SET(f16, hsm_f16, 8, HSM_WARP_BOUNDS)
+HSM_WARP_LOG_SET(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)

@@ -567,7 +567,7 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     }
 }
 
-/* BOUNDS: the kernel's launch bounds, HSM_WARP_BOUNDS but for the small fp32 kernels. */
+/* BOUNDS: a kernel's launch bounds, HSM_WARP_BOUNDS for all but fp32's small plain and log kernels. */
 #define HSM_WARP_BOUNDS __launch_bounds__(HSM_WARP_BLOCK)
 #define HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, BOUNDS)                                              \
     extern "C" __global__ void BOUNDS NAME(hsm_args a)                                                \
@@ -579,7 +579,8 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
  * registers, so that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound). The
  * compiler gave _v2 33: 12 blocks a SM, so 16384 x 128 (2048 blocks of 8 rows) ran in two waves
  * where cuDNN's kernel of the same layout, 32 registers, ran in one (H200, Nsight Compute: 6.14 us
- * against 5.89-6.18, 50% of the warps active against 62%). */
+ * against 5.89-6.18, 50% of the warps active against 62%). Capped: 5.89 us against 6.27 (kernel time,
+ * same command; bench/results/h200-2026-11-29-warp-f32-regs.md), no spills. */
 #define HSM_WARP_SMALL_BOUNDS HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, 32)
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
     {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}

@@ -88,8 +88,11 @@ typedef struct hsm_launch {
     void *stream;                  /* hipStream_t */
     int group_width;               /* WARP: lanes per row (power of two <= warp size) */
     int blocks_per_row;            /* SPLIT: blocks sharing a row (>= 1) */
-    void *workspace;               /* SPLIT: hsm_split_workspace_bytes(workspace_blocks) bytes, zeroed once */
+    void *workspace;               /* SPLIT: hsm_split_workspace_bytes(workspace_blocks) bytes, zeroed at
+                                      creation and where the tags wrap (device.c) */
     int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
+    unsigned epoch;                /* SPLIT: the tag of the launch's first round of exchanges, above every
+                                      tag an earlier launch on the workspace used (softmax_split.hip) */
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
     int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
                                       held in smem_bytes of shared memory, after its registers' share;
@@ -173,7 +176,8 @@ int hsm_channel_words(const hsm_kernel *k);
  * (hsm_line_lead), and the plan leaves room for that. */
 #define HSM_LINE_BYTES 128
 
-/* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words and per-block partials). */
+/* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words, per-block tagged pairs of
+ * two rounds). */
 size_t hsm_split_workspace_bytes(int grid);
 /* Whether k is one of SPLIT's held kernels (a row its group holds whole in registers, as stored:
  * nothing staged in shared memory, nothing streamed). */

@@ -225,13 +225,19 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     __builtin_memcpy(&v, src, 16);
     __builtin_nontemporal_store(v, (u4 *)p);
 }
-/* Two floats (8-byte aligned) written by another block, read from the coherent level (glc): past
- * L1/vL1D, which other CUs' writes do not update. */
-__device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a, float *b)
+/* SPLIT's tagged pairs (softmax_split.hip): two 64-bit words at p (16-byte aligned), each written and
+ * read whole (single-copy atomic at device/agent scope, at the coherent level: past L1/vL1D, which
+ * other CUs' writes do not update), in no order between them and with no fence: each word carries
+ * its own tag. */
+__device__ __forceinline__ void hsm_store_words2(uint64_t *p, uint64_t w0, uint64_t w1)
 {
-    const unsigned long long v = *(const volatile unsigned long long *)p;
-    *a = __uint_as_float((unsigned)v);
-    *b = __uint_as_float((unsigned)(v >> 32));
+    __hip_atomic_store(p, w0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __hip_atomic_store(p + 1, w1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ void hsm_load_words2(const uint64_t *p, uint64_t *w0, uint64_t *w1)
+{
+    *w0 = __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    *w1 = __hip_atomic_load(p + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 /* Asks for the cache line holding p in L2, no register written. No-op here: CDNA's loads that fill
  * the cache without a destination were not measured (no AMD GPU here). */
@@ -334,13 +340,15 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     __builtin_memcpy(&v, src, 16);
     __stcs(reinterpret_cast<uint4 *>(p), v);
 }
-/* Two floats (8-byte aligned) written by another block, read from L2 (ld.global.cg): past L1, which
- * other SMs' writes do not update. */
-__device__ __forceinline__ void hsm_load_pair_coherent(const float *p, float *a, float *b)
+/* SPLIT's tagged pairs, as the AMD twins say: one 16-byte access of two 64-bit words, relaxed at GPU
+ * scope (each word single-copy atomic; the load from L2, past L1). */
+__device__ __forceinline__ void hsm_store_words2(uint64_t *p, uint64_t w0, uint64_t w1)
 {
-    const float2 v = __ldcg(reinterpret_cast<const float2 *>(p));
-    *a = v.x;
-    *b = v.y;
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w0), "l"(w1) : "memory");
+}
+__device__ __forceinline__ void hsm_load_words2(const uint64_t *p, uint64_t *w0, uint64_t *w1)
+{
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(*w0), "=l"(*w1) : "l"(p) : "memory");
 }
 /* Asks for the 128-byte line holding p in L2 (prefetch.global.L2, sm_20 and newer): no register
  * written, nothing waits for it. */

@@ -491,6 +491,7 @@ struct hsm_args {
     int blocks_per_row;
     unsigned *workspace;
     int workspace_blocks;
+    unsigned epoch;
     int cached_tiles;
     int staged;
     int64_t inner;
@@ -516,6 +517,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.blocks_per_row = a->blocks_per_row;
     k.workspace = (unsigned *)a->workspace;
     k.workspace_blocks = a->workspace_blocks;
+    k.epoch = a->epoch;
     k.cached_tiles = a->cached_tiles;
     k.staged = a->staged;
     k.inner = a->inner;

@@ -9,7 +9,7 @@
 #include "softmax_ops.h"
 
 #define HSM_SPLIT_UNROLL 2        /* accesses in flight per thread on the streamed columns */
-#define HSM_SPLIT_COMBINE_LOADS 4 /* partials in flight per thread when a group combines them */
+#define HSM_SPLIT_COMBINE_LOADS 2 /* partials in flight per thread when a group combines them */
 #define HSM_SPLIT_BWD_STAGE 2     /* the backward's accesses per thread per staging step, of y and of dy */
 
 /* One access's worth of the row into shared memory: hsm_copy16_async for 16-byte packs (asynchronous
@@ -58,28 +58,53 @@ __device__ __forceinline__ void hsm_stage_tile_issue(hsm_pack<T, VEC> *stage, co
     hsm_copy_async_commit();
 }
 
-/* Workspace: a barrier word per possible group (hsm_group_barrier), each alone in a 128-byte cache
- * line, then (max, sum) per block for two rounds. Groups whose barrier words shared a line
- * slowed each other's atomics and spinning: 8 groups of 128 blocks (M=32, N=1M fp32, H200) ran at
- * 66% of the copy bandwidth with adjacent pairs and 74% with a line each. The layout depends only on
- * the workspace's size, never on a launch's grid: the barrier words of one launch must never lie
- * where another launch wrote partials. */
+/* Workspace: a barrier word per possible group (hsm_group_arrive_wait), each alone in a 128-byte cache
+ * line (groups whose words shared a line slowed each other's atomics and spinning: 8 groups of 128
+ * blocks, M=32, N=1M fp32, H200, 66% of the copy bandwidth with adjacent pairs, 74% with a line
+ * each), then one pair a block for each of two rounds (a row's and the next's): two 64-bit words,
+ * (max, tag) and (sum, tag), the tag in the high 32 bits (hsm_split_publish). The tag is the
+ * round's: the launch's first (hsm_args.epoch, which the host advances past every round of every
+ * launch on the handle, so no pair an earlier launch left carries a tag of this one) plus the rows
+ * the group handled before. A block reads a pair once the barrier says every block arrived, and
+ * takes it when both words carry the round's tag, else reads it again: so no fence orders a pair
+ * before its block's arrival, nor the arrival before the reads. A pair is overwritten two rounds
+ * later, by a block past the barrier of the round between, which each block reaches only after it
+ * has read this round's pairs. The layout depends only on the workspace's size, never on a launch's
+ * grid: the barrier words of one launch must never lie where another launch wrote pairs. */
 #define HSM_SPLIT_BAR_WORDS 32 /* 128 bytes: the cache line of both vendors' L2 */
 extern "C" size_t hsm_split_workspace_bytes(int grid)
 {
-    return (size_t)grid * (HSM_SPLIT_BAR_WORDS * sizeof(unsigned) + 2 * 2 * sizeof(float));
+    return (size_t)grid * (HSM_SPLIT_BAR_WORDS * sizeof(unsigned) + 2 * 2 * sizeof(uint64_t));
+}
+
+/* The pairs of group g's round of parity `parity`: block j's at 2 j. */
+__device__ __forceinline__ uint64_t *hsm_split_slots(const hsm_args &a, int parity, int64_t g, int k)
+{
+    uint64_t *pairs = (uint64_t *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
+    return pairs + 2 * ((size_t)parity * a.workspace_blocks + (size_t)g * k);
+}
+
+/* Block j's pair (m, s) of round `tag` (thread 0 alone). */
+__device__ __forceinline__ void hsm_split_publish(uint64_t *slots, int j, float m, float s, unsigned tag)
+{
+    const uint64_t t = (uint64_t)tag << 32;
+    hsm_store_words2(slots + 2 * j, t | __float_as_uint(m), t | __float_as_uint(s));
 }
 
 /* Barrier among the k blocks of one group, on one word: arrivals in its low 16 bits, the generation in
  * its high 16. The last block to arrive (its add returns k - 1 arrivals) adds 2^16 - k: arrivals back
  * to zero and the generation one on, in one atomic. The others wait for the generation their own add
  * returned to change (k < 2^16: a group is never more blocks than a GPU holds). Arrivals return to
- * zero at every crossing, so the workspace needs zeroing once, not per launch. Against a count and a
- * generation of their own (reset, fence, then advance): one atomic and one fence less on the path
- * every block waits on, and no read of the generation before arriving. */
+ * zero at every crossing, so the workspace needs zeroing once, not per launch. No fence: the pairs
+ * carry their round's tag (above). A fence on each side of the add (__threadfence, MEMBAR.SC.GPU on
+ * NVIDIA), on the path every block waits on, with untagged pairs: H200, kernel time, same command,
+ * fp32 8 x 262144 9.15 us against 8.55, bf16 64 x 128256 12.74 against 12.30; 1.00-1.12x on every
+ * SPLIT launch measured but rows longer than the GPU holds (fp32 4 x 8388608, 1024 blocks a row,
+ * 0.99x). Acquire-release fences in their place were slower (0.96-1.00x), and waiting on the tagged
+ * pairs alone, no barrier word, every block's warp polling them, slower again (0.85-0.96x on all but
+ * one; 0.59x at 1024 blocks a row): bench/results/h200-2026-11-29-split-tags.md. */
 __device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k) /* thread 0 alone */
 {
-    __threadfence(); /* publish this block's partial before arriving */
     const unsigned seen = atomicAdd(bar, 1u);
     if ((seen & 0xffffu) == k - 1) {
         atomicAdd(bar, 0x10000u - k);
@@ -88,49 +113,68 @@ __device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k)
         while ((*word ^ seen) >> 16 == 0)
             hsm_spin_pause();
     }
-    __threadfence();
 }
-__device__ __forceinline__ void hsm_group_barrier(unsigned *bar, unsigned k)
+
+/* Block j publishes its pair (bm, bs) of round `tag` and crosses the group's barrier; the block waits
+ * at one block barrier. */
+__device__ __forceinline__ void hsm_split_arrive(const hsm_args &a, int64_t g, uint64_t *slots, int k, int j,
+                                                 unsigned tag, float bm, float bs)
 {
-    __syncthreads();
-    if (threadIdx.x == 0)
-        hsm_group_arrive_wait(bar, k);
+    if (threadIdx.x == 0) {
+        hsm_split_publish(slots, j, bm, bs, tag);
+        hsm_group_arrive_wait(a.workspace + HSM_SPLIT_BAR_WORDS * g, (unsigned)k);
+    }
     __syncthreads();
 }
 
-/* Folds the partials first, first + stride, ... of a group's k (max, sum) pairs into (cm, cs), with L
- * loads in flight (a group can have a thousand blocks; one L2 round trip per partial would stall
- * every row). */
-template <int L = HSM_SPLIT_COMBINE_LOADS>
-__device__ __forceinline__ void hsm_split_fold_partials(const float *grp, int k, int first, int stride, float &cm,
-                                                        float &cs, float ek)
+/* Whether both words of a pair carry `tag`. */
+__device__ __forceinline__ bool hsm_split_tagged(uint64_t w0, uint64_t w1, unsigned tag)
+{
+    return (unsigned)(w0 >> 32) == tag && (unsigned)(w1 >> 32) == tag;
+}
+
+/* Folds the pairs first, first + stride, ... of a group's k of round `tag` into (cm, cs) (SUM: the
+ * sums alone into cs), with L loads in flight (a group can have a thousand blocks; one L2 round trip
+ * a pair would stall every row). A pair read before its store reached L2 is read again. */
+template <int L, bool SUM = false>
+__device__ __forceinline__ void hsm_split_fold_partials(const uint64_t *slots, int k, unsigned tag, int first,
+                                                        int stride, float &cm, float &cs, float ek)
 {
     for (int i0 = first; i0 < k; i0 += L * stride) {
-        float pm[L], ps[L];
+        uint64_t w0[L], w1[L];
 #pragma unroll
         for (int u = 0; u < L; u++) {
             const int i = i0 + u * stride;
-            pm[u] = HSM_NEG_INF;
-            ps[u] = 0.0f;
+            w0[u] = w1[u] = (uint64_t)tag << 32; /* past the group: (0, 0), taken as it is */
             if (i < k)
-                hsm_load_pair_coherent(grp + 2 * i, &pm[u], &ps[u]);
+                hsm_load_words2(slots + 2 * i, &w0[u], &w1[u]);
         }
 #pragma unroll
         for (int u = 0; u < L; u++) {
-            const float nm = hsm_max(cm, pm[u]);
-            cs = cs * hsm_rescale_k(cm, nm, ek) + ps[u] * hsm_rescale_k(pm[u], nm, ek);
-            cm = nm;
+            while (!hsm_split_tagged(w0[u], w1[u], tag)) {
+                hsm_spin_pause();
+                hsm_load_words2(slots + 2 * (i0 + u * stride), &w0[u], &w1[u]);
+            }
+            const float ps = __uint_as_float((unsigned)w1[u]);
+            if constexpr (SUM) {
+                cs += ps;
+            } else {
+                const float pm = i0 + u * stride < k ? __uint_as_float((unsigned)w0[u]) : HSM_NEG_INF;
+                const float nm = hsm_max(cm, pm);
+                cs = cs * hsm_rescale_k(cm, nm, ek) + ps * hsm_rescale_k(pm, nm, ek);
+                cm = nm;
+            }
         }
     }
 }
 
-/* The row's (max, sum) from the k partials of its group, in the same order in every block so that all
- * get bit-identical results: the block's threads over the partials, then the block's reductions. */
-__device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float *red_max, float *red_sum, float *mx,
-                                                  float *sum, float ek = HSM_LOG2E)
+/* The row's (max, sum) from the k pairs of its group, in the same order in every block so that all
+ * get bit-identical results: the block's threads over the pairs, then the block's reductions. */
+__device__ __forceinline__ void hsm_split_combine(const uint64_t *slots, int k, unsigned tag, float *red_max,
+                                                  float *red_sum, float *mx, float *sum, float ek = HSM_LOG2E)
 {
     float cm = HSM_NEG_INF, cs = 0.0f;
-    hsm_split_fold_partials(grp, k, threadIdx.x, blockDim.x, cm, cs, ek);
+    hsm_split_fold_partials<HSM_SPLIT_COMBINE_LOADS>(slots, k, tag, threadIdx.x, blockDim.x, cm, cs, ek);
     *mx = hsm_block_max(cm, red_max);
     *sum = hsm_block_sum(cs * hsm_rescale_k(cm, *mx, ek), red_sum);
 }
@@ -140,32 +184,20 @@ __device__ __forceinline__ void hsm_split_combine(const float *grp, int k, float
  * L loads a lane; more would stall on L2 round trips where the block's threads take them at once). */
 #define HSM_SPLIT_WARP_COMBINE_MAX (HSM_SPLIT_COMBINE_LOADS * HSM_WARP_SIZE)
 template <int L>
-__device__ __forceinline__ void hsm_split_combine_warp(const float *grp, int k, float *mx, float *sum,
-                                                       float ek = HSM_LOG2E)
+__device__ __forceinline__ void hsm_split_combine_warp(const uint64_t *slots, int k, unsigned tag, float *mx,
+                                                       float *sum, float ek = HSM_LOG2E)
 {
     float cm = HSM_NEG_INF, cs = 0.0f;
-    hsm_split_fold_partials<L>(grp, k, (int)threadIdx.x % HSM_WARP_SIZE, HSM_WARP_SIZE, cm, cs, ek);
+    hsm_split_fold_partials<L>(slots, k, tag, (int)threadIdx.x % HSM_WARP_SIZE, HSM_WARP_SIZE, cm, cs, ek);
     *mx = hsm_warp_max(cm, HSM_WARP_SIZE);
     *sum = hsm_warp_sum(cs * hsm_rescale_k(cm, *mx, ek), HSM_WARP_SIZE);
 }
 
-/* The backward's row sum from the k partial sums of its group, in the same order in every block. */
-__device__ __forceinline__ float hsm_split_sum(const float *grp, int k, float *red)
+/* The backward's row sum from the k pair sums of its group, in the same order in every block. */
+__device__ __forceinline__ float hsm_split_sum(const uint64_t *slots, int k, unsigned tag, float *red)
 {
-    float cs = 0.0f;
-    for (int i0 = threadIdx.x; i0 < k; i0 += HSM_SPLIT_COMBINE_LOADS * blockDim.x) {
-        float pm[HSM_SPLIT_COMBINE_LOADS], ps[HSM_SPLIT_COMBINE_LOADS];
-#pragma unroll
-        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++) {
-            const int i = i0 + u * blockDim.x;
-            ps[u] = 0.0f;
-            if (i < k)
-                hsm_load_pair_coherent(grp + 2 * i, &pm[u], &ps[u]);
-        }
-#pragma unroll
-        for (int u = 0; u < HSM_SPLIT_COMBINE_LOADS; u++)
-            cs += ps[u];
-    }
+    float cm = 0.0f, cs = 0.0f;
+    hsm_split_fold_partials<HSM_SPLIT_COMBINE_LOADS, true>(slots, k, tag, threadIdx.x, blockDim.x, cm, cs, 0.0f);
     return hsm_block_sum(cs, red);
 }
 
@@ -259,8 +291,6 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
     const int j = blockIdx.x % k;
     if (g >= ngroups)
         return;
-    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
-    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     const float ek = F ? a.op.sigma * HSM_LOG2E : HSM_LOG2E;
@@ -311,7 +341,8 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
             hsm_stage_tile_issue<T, VEC>(stage, x + g * a.x_stride, t,
                                          scol0 - hsm_line_lead<T, VEC>(x + g * a.x_stride), staged, lim_g);
     }
-    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
+    unsigned tag = a.epoch; /* the round's (hsm_split_slots) */
+    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1, tag++) {
         const T *xr = x + row * a.x_stride;
         T *yr = y + row * a.y_stride;
         const int more = ahead && row + ngroups < a.rows;
@@ -387,14 +418,9 @@ __device__ __forceinline__ void hsm_split_body(const hsm_args a)
         float mx = bm, sum = bs;
         const bool given = F && a.op.stats_in != NULL;
         if (k > 1 && !given) {
-            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
-            if (threadIdx.x == 0) {
-                mine[0] = bm;
-                mine[1] = bs;
-            }
-            hsm_group_barrier(bar, (unsigned)k);
-            hsm_split_combine((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red_max,
-                              red_sum, &mx, &sum, ek);
+            uint64_t *slots = hsm_split_slots(a, parity, g, k);
+            hsm_split_arrive(a, g, slots, k, j, tag, bm, bs);
+            hsm_split_combine(slots, k, tag, red_max, red_sum, &mx, &sum, ek);
         }
         /* LOG: the outputs are (u - mx) - log(sum), as hsm_epi_value's HSM_FROM_U_LOG with sigma 1. */
         const float lns = LOG ? logf(sum) : 0.0f;
@@ -522,8 +548,6 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     const int j = blockIdx.x % k;
     if (g >= ngroups)
         return;
-    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
-    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
     const T *y = (const T *)a.x;
     const int64_t chunk = (int64_t)blockDim.x * C;
     const int staged = a.staged;
@@ -541,7 +565,8 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     const int64_t ntiles = rest > 0 ? (rest + k * tile - 1) / (k * tile) : 0;
     float yv[C], dv[C], ty[SP * VEC], td[SP * VEC], wy[U], wd[U];
     int parity = 0;
-    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
+    unsigned tag = a.epoch; /* the round's (hsm_split_slots) */
+    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1, tag++) {
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
         hsm_peel_row pr = {0, a.cols, -1, 0.0f, 0.0f, 0.0f}; /* the columns laid out, from column head */
@@ -598,13 +623,9 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
         const bool given = a.op.stats_in != NULL;
         float sum = given ? hsm_bwd_given(a, row) : hsm_block_sum(ls, red[parity]);
         if (k > 1 && !given) {
-            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
-            if (threadIdx.x == 0) {
-                mine[0] = 0.0f;
-                mine[1] = sum;
-            }
-            hsm_group_barrier(bar, (unsigned)k);
-            sum = hsm_split_sum((const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k), k, red[2]);
+            uint64_t *slots = hsm_split_slots(a, parity, g, k);
+            hsm_split_arrive(a, g, slots, k, j, tag, 0.0f, sum);
+            sum = hsm_split_sum(slots, k, tag, red[2]);
         }
         if (a.op.no_out) {
             if (j == 0 && threadIdx.x == 0)
@@ -666,8 +687,6 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
     const int j = blockIdx.x % k;
     if (g >= ngroups)
         return;
-    unsigned *bar = a.workspace + HSM_SPLIT_BAR_WORDS * g;
-    volatile float *part = (volatile float *)(a.workspace + HSM_SPLIT_BAR_WORDS * (size_t)a.workspace_blocks);
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
     const int n = a.staged < NP ? a.staged : NP;
@@ -675,7 +694,8 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
     const int64_t first = (int64_t)j * n * step + (int64_t)threadIdx.x * E;
     uint32_t w[4 * NP];
     int parity = 0;
-    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1) {
+    unsigned tag = a.epoch; /* the round's (hsm_split_slots) */
+    for (int64_t row = g; row < a.rows; row += ngroups, parity ^= 1, tag++) {
         const T *xr = x + row * a.x_stride;
         const int64_t f0 = first - hsm_line_lead<T, E>(xr); /* pack 0's column */
         /* Pack p at column f0 + p step, held where it lies in the row (one unsigned compare: a column
@@ -708,20 +728,14 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
         float mx = bm, sum = bs;
         if (k > 1) {
             /* Thread 0 publishes and crosses the group barrier; the block waits at one barrier. */
-            volatile float *mine = part + 2 * ((size_t)parity * gridDim.x + blockIdx.x);
-            if (threadIdx.x == 0) {
-                mine[0] = bm;
-                mine[1] = bs;
-                hsm_group_arrive_wait(bar, (unsigned)k);
-            }
-            __syncthreads();
-            const float *grp = (const float *)part + 2 * ((size_t)parity * gridDim.x + (size_t)g * k);
-            /* Loads in flight a lane: 2 for 16-bit rows, 4 for fp32; the other way each spilled
-             * (16 and 36 bytes, sm_90) under the 64 registers a 1024-thread block leaves. */
+            uint64_t *slots = hsm_split_slots(a, parity, g, k);
+            hsm_split_arrive(a, g, slots, k, j, tag, bm, bs);
+            /* Loads in flight a lane: 1 for 16-bit rows, 2 for fp32 (16-byte pairs); more spilled
+             * (sm_90) under the 64 registers a 1024-thread block leaves. */
             if (k <= HSM_SPLIT_WARP_COMBINE_MAX)
-                hsm_split_combine_warp<sizeof(T) == 2 ? 2 : 4>(grp, k, &mx, &sum);
+                hsm_split_combine_warp<sizeof(T) == 2 ? 1 : 2>(slots, k, tag, &mx, &sum);
             else
-                hsm_split_combine(grp, k, red_max, red_sum, &mx, &sum);
+                hsm_split_combine(slots, k, tag, red_max, red_sum, &mx, &sum);
         }
         /* The store converts again from the words (hsm_row_packed_body says why). */
 #pragma unroll

@@ -133,8 +133,11 @@ struct hipsoftmax_context {
     hipsoftmax_stream stream;
     hipsoftmax_family forced;
     char forced_kernel[64];        /* non-empty: plans use only this kernel (tuning, tests) */
-    void *workspace;               /* SPLIT barrier words and partials; zeroed once at creation */
+    void *workspace;               /* SPLIT's barrier words and tagged partials; zeroed at creation and
+                                      when the tags wrap */
     int workspace_grid;            /* the largest grid the workspace serves */
+    unsigned split_epoch;          /* the next SPLIT launch's first tag (hsm_device_launch); tags 0 are
+                                      the zeroed workspace's, never a launch's */
     hsm_kernel_state *kernels;
     size_t n_kernels;
     hsm_plan_entry plans[HSM_PLAN_CACHE];

@@ -93,6 +93,8 @@ typedef struct hsm_launch {
     int workspace_blocks;          /* SPLIT: the largest grid the workspace serves (>= grid) */
     unsigned epoch;                /* SPLIT: the tag of the launch's first round of exchanges, above every
                                       tag an earlier launch on the workspace used (softmax_split.hip) */
+    int fenced;                    /* SPLIT: the exchange fences its barrier, its tags not unique (a launch
+                                      captured into a graph, which each replay repeats) */
     int cached_tiles;              /* ONLINE: tiles of each row kept in smem_bytes of shared memory */
     int staged;                    /* SPLIT: accesses (vec elements each) per thread of the block's chunk
                                       held in smem_bytes of shared memory, after its registers' share;

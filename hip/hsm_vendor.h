@@ -111,6 +111,9 @@ typedef struct cudaFuncAttributes hipFuncAttributes;
 #  define hipStreamNonBlocking cudaStreamNonBlocking
 #  define hipStreamDestroy cudaStreamDestroy
 #  define hipStreamSynchronize cudaStreamSynchronize
+#  define hipStreamIsCapturing cudaStreamIsCapturing
+#  define hipStreamCaptureStatus enum cudaStreamCaptureStatus /* a C enum, no typedef */
+#  define hipStreamCaptureStatusNone cudaStreamCaptureStatusNone
 #  define hipEventCreate cudaEventCreate
 #  define hipEventDestroy cudaEventDestroy
 #  define hipEventRecord cudaEventRecord

@@ -492,6 +492,7 @@ struct hsm_args {
     unsigned *workspace;
     int workspace_blocks;
     unsigned epoch;
+    int fenced;
     int cached_tiles;
     int staged;
     int64_t inner;
@@ -518,6 +519,7 @@ static inline hsm_args hsm_args_from(const hsm_launch *a)
     k.workspace = (unsigned *)a->workspace;
     k.workspace_blocks = a->workspace_blocks;
     k.epoch = a->epoch;
+    k.fenced = a->fenced;
     k.cached_tiles = a->cached_tiles;
     k.staged = a->staged;
     k.inner = a->inner;

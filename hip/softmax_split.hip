@@ -65,7 +65,8 @@ __device__ __forceinline__ void hsm_stage_tile_issue(hsm_pack<T, VEC> *stage, co
  * (max, tag) and (sum, tag), the tag in the high 32 bits (hsm_split_publish). The tag is the
  * round's: the launch's first (hsm_args.epoch, which the host advances past every round of every
  * launch on the handle, so no pair an earlier launch left carries a tag of this one) plus the rows
- * the group handled before. A block reads a pair once the barrier says every block arrived, and
+ * the group handled before; a fenced launch (hsm_group_arrive_wait) takes tags of its own, from 2^31
+ * up, and advances nothing. A block reads a pair once the barrier says every block arrived, and
  * takes it when both words carry the round's tag, else reads it again: so no fence orders a pair
  * before its block's arrival, nor the arrival before the reads. A pair is overwritten two rounds
  * later, by a block past the barrier of the round between, which each block reaches only after it
@@ -96,15 +97,19 @@ __device__ __forceinline__ void hsm_split_publish(uint64_t *slots, int j, float 
  * to zero and the generation one on, in one atomic. The others wait for the generation their own add
  * returned to change (k < 2^16: a group is never more blocks than a GPU holds). Arrivals return to
  * zero at every crossing, so the workspace needs zeroing once, not per launch. No fence: the pairs
- * carry their round's tag (above). A fence on each side of the add (__threadfence, MEMBAR.SC.GPU on
- * NVIDIA), on the path every block waits on, with untagged pairs: H200, kernel time, same command,
+ * carry their round's tag (above); but where the tags are not unique (hsm_launch.fenced: a launch
+ * captured into a graph, whose every replay repeats them) a fence on each side of the add orders the
+ * pairs instead, as before the tags. A fence on each side of the add (__threadfence, MEMBAR.SC.GPU
+ * on NVIDIA), on the path every block waits on, with untagged pairs: H200, kernel time, same command,
  * fp32 8 x 262144 9.15 us against 8.55, bf16 64 x 128256 12.74 against 12.30; 1.00-1.12x on every
  * SPLIT launch measured but rows longer than the GPU holds (fp32 4 x 8388608, 1024 blocks a row,
  * 0.99x). Acquire-release fences in their place were slower (0.96-1.00x), and waiting on the tagged
  * pairs alone, no barrier word, every block's warp polling them, slower again (0.85-0.96x on all but
  * one; 0.59x at 1024 blocks a row): bench/results/h200-2026-11-29-split-tags.md. */
-__device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k) /* thread 0 alone */
+__device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k, int fenced) /* thread 0 alone */
 {
+    if (fenced)
+        __threadfence(); /* this block's pair before its arrival */
     const unsigned seen = atomicAdd(bar, 1u);
     if ((seen & 0xffffu) == k - 1) {
         atomicAdd(bar, 0x10000u - k);
@@ -113,6 +118,8 @@ __device__ __forceinline__ void hsm_group_arrive_wait(unsigned *bar, unsigned k)
         while ((*word ^ seen) >> 16 == 0)
             hsm_spin_pause();
     }
+    if (fenced)
+        __threadfence(); /* the others' pairs after the crossing */
 }
 
 /* Block j publishes its pair (bm, bs) of round `tag` and crosses the group's barrier; the block waits
@@ -122,7 +129,7 @@ __device__ __forceinline__ void hsm_split_arrive(const hsm_args &a, int64_t g, u
 {
     if (threadIdx.x == 0) {
         hsm_split_publish(slots, j, bm, bs, tag);
-        hsm_group_arrive_wait(a.workspace + HSM_SPLIT_BAR_WORDS * g, (unsigned)k);
+        hsm_group_arrive_wait(a.workspace + HSM_SPLIT_BAR_WORDS * g, (unsigned)k, a.fenced);
     }
     __syncthreads();
 }

@@ -212,19 +212,31 @@ static void op_args(const hsm_call *call, hsm_op_args *o)
     }
 }
 
-/* The first tag of a SPLIT launch whose groups exchange (softmax_split.hip: a round a row a group
- * handles, each round's pairs tagged epoch + the rounds before it), and the handle's next: tags only
- * grow, so no pair an earlier launch left in the workspace carries one of this launch's. Where they
- * would pass 2^32 the workspace is zeroed first, on the launch's stream, and they start again at 1. */
+/* The tags of a SPLIT launch whose groups exchange (softmax_split.hip: a round a row a group handles,
+ * each round's pairs tagged epoch + the rounds before it): *epoch, the first, and *fenced. A launch
+ * takes the handle's next tags, below 2^31, which only grow, so no pair an earlier launch left in the
+ * workspace carries one of its own; where they would reach 2^31 the workspace is zeroed first, on the
+ * launch's stream, and they start again at 1. A launch captured into a graph (every replay repeats its
+ * tags) or of 2^31 rounds or more is fenced instead, its tags from 2^31 up, which no unfenced launch
+ * takes; a capture state the runtime cannot tell counts as captured. */
+#define HSM_SPLIT_FENCED_TAGS 0x80000000u
 static hipsoftmax_status split_tags(struct hipsoftmax_context *h, const hsm_plan *plan, int64_t rows,
-                                    unsigned *epoch)
+                                    unsigned *epoch, int *fenced)
 {
     *epoch = 0;
+    *fenced = 0;
     if (plan->ks->k->family != HSM_FAMILY_SPLIT || plan->blocks_per_row < 2)
         return HIPSOFTMAX_STATUS_SUCCESS;
     const int64_t groups = plan->grid / plan->blocks_per_row;
     const uint64_t rounds = (uint64_t)((rows + groups - 1) / groups);
-    if ((uint64_t)h->split_epoch + rounds > UINT32_MAX) {
+    hipStreamCaptureStatus capture = hipStreamCaptureStatusNone;
+    if (hipStreamIsCapturing((hipStream_t)h->stream, &capture) != hipSuccess ||
+        capture != hipStreamCaptureStatusNone || rounds >= HSM_SPLIT_FENCED_TAGS - 1) {
+        *epoch = HSM_SPLIT_FENCED_TAGS;
+        *fenced = 1;
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    }
+    if ((uint64_t)h->split_epoch + rounds >= HSM_SPLIT_FENCED_TAGS) {
         const hipsoftmax_status st = from_hip(
             hipMemsetAsync(h->workspace, 0, hsm_split_workspace_bytes(h->workspace_grid), (hipStream_t)h->stream));
         if (st != HIPSOFTMAX_STATUS_SUCCESS)
@@ -232,9 +244,7 @@ static hipsoftmax_status split_tags(struct hipsoftmax_context *h, const hsm_plan
         h->split_epoch = 1;
     }
     *epoch = h->split_epoch;
-    /* A launch of 2^32 rounds or more reuses its own tags: harmless within it, a pair being
-     * overwritten every second round (softmax_split.hip); the next launch starts after a zeroing. */
-    h->split_epoch = rounds >= UINT32_MAX - 1 ? UINT32_MAX : (unsigned)(h->split_epoch + rounds);
+    h->split_epoch += (unsigned)rounds;
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -270,7 +280,7 @@ hipsoftmax_status hsm_device_launch(struct hipsoftmax_context *h, const hsm_plan
     a.workspace_blocks = h->workspace_grid;
     int prev = h->device;
     HSM_FORWARD_IF_ERROR(enter_device(h->device, &prev));
-    hipsoftmax_status st = split_tags(h, plan, p->rows, &a.epoch);
+    hipsoftmax_status st = split_tags(h, plan, p->rows, &a.epoch, &a.fenced);
     if (st == HIPSOFTMAX_STATUS_SUCCESS)
         st = from_hip((hipError_t)plan->ks->k->launch(plan->ks->k, &a));
     leave_device(h->device, prev);

@@ -134,7 +134,7 @@ typedef struct hipsoftmax_problem {
 
 /* Creates a handle on the calling thread's current GPU. Reads the device's properties and the
  * library's own kernel metadata, and allocates a small device workspace (zeroed here, and again on
- * the handle's stream where its long-row launches' round count wraps: after 2^32 rows or more).
+ * the handle's stream where its long-row launches' round count wraps: after 2^31 rows or more).
  * Returns NO_DEVICE when there is no usable GPU for this build's vendor, INVALID_POINTER when
  * out is NULL. On failure *out is set to NULL. Added in 0.1. */
 HIPSOFTMAX_API hipsoftmax_status hipsoftmax_create(hipsoftmax_handle *out);

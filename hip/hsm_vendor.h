@@ -76,6 +76,8 @@ typedef cudaStream_t hipStream_t;
 typedef cudaEvent_t hipEvent_t;
 typedef struct cudaDeviceProp hipDeviceProp_t;
 typedef struct cudaFuncAttributes hipFuncAttributes;
+typedef cudaGraph_t hipGraph_t;         /* the tests' graph capture */
+typedef cudaGraphExec_t hipGraphExec_t;
 
 #  define hipSuccess cudaSuccess
 #  define hipErrorNoDevice cudaErrorNoDevice
@@ -114,6 +116,13 @@ typedef struct cudaFuncAttributes hipFuncAttributes;
 #  define hipStreamIsCapturing cudaStreamIsCapturing
 #  define hipStreamCaptureStatus enum cudaStreamCaptureStatus /* a C enum, no typedef */
 #  define hipStreamCaptureStatusNone cudaStreamCaptureStatusNone
+#  define hipStreamBeginCapture cudaStreamBeginCapture
+#  define hipStreamEndCapture cudaStreamEndCapture
+#  define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#  define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#  define hipGraphLaunch cudaGraphLaunch
+#  define hipGraphExecDestroy cudaGraphExecDestroy
+#  define hipGraphDestroy cudaGraphDestroy
 #  define hipEventCreate cudaEventCreate
 #  define hipEventDestroy cudaEventDestroy
 #  define hipEventRecord cudaEventRecord

@@ -21,6 +21,10 @@
  *      current; the thread's current device must be the same after every create and call, and each
  *      handle must describe its own device. On every machine: two handles on the current device
  *      running at the same time on two streams.
+ *   6. A SPLIT launch (8 rows, several blocks a row) captured into a graph and replayed with new x
+ *      each time, with an uncaptured call on the same handle between replays: a replay repeats the
+ *      launch's exchange tags (softmax_split.hip), so the library must fence such a launch. A runtime
+ *      that cannot capture the launch says so and skips the part.
  * Tolerances: |y - ref| <= rel * |ref| + abs per dtype (test_util.h says why: f32 2e-5 / 1e-37, f16
  * 6e-4 / 6e-8, bf16 4.5e-3 / 1e-37). Bytes of y's allocation before y and between rows must not change.
  * HSM_TEST_QUICK (the compute-sanitizer run): fewer offsets and lengths, the same five parts.
@@ -124,8 +128,8 @@ static void release(dcase *k)
 }
 
 /* Reads y's allocation back (on the case's stream when it has one: the work must have been enqueued
- * there, since nothing else is waited for) and compares it with the reference. Releases the case. */
-static void verify(dcase *k, const char *what)
+ * there, since nothing else is waited for) and compares it with the reference. */
+static void compare(const dcase *k, const char *what)
 {
     const size_t es = test_dtype_size(k->t), all = k->yoff + k->ybytes;
     unsigned char *hy = test_xmalloc(all);
@@ -165,6 +169,12 @@ static void verify(dcase *k, const char *what)
         failures++;
     }
     free(hy), free(in), free(ref);
+}
+
+/* compare, then releases the case. */
+static void verify(dcase *k, const char *what)
+{
+    compare(k, what);
     release(k);
 }
 
@@ -553,19 +563,88 @@ static void part_two_handles(void)
     }
 }
 
+/* ---- 6. a SPLIT launch captured into a graph ------------------------------------------------------ */
+
+static void part_graph(void)
+{
+    const int replays = quick ? 3 : 8;
+    const int64_t cols = quick ? (int64_t)1 << 16 : (int64_t)1 << 18;
+    dcase k = make_case(T_F32, 8, cols, 0, 0), other = make_case(T_F32, 8, cols, 0, 0);
+    hipStream_t s = NULL;
+    CHECK_HIP(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    k.stream = other.stream = s;
+    prepare(&k);
+    hipsoftmax_handle h = NULL;
+    hipsoftmax_status st = hipsoftmax_create(&h);
+    if (st == HIPSOFTMAX_STATUS_SUCCESS)
+        st = hipsoftmax_set_family(h, HIPSOFTMAX_FAMILY_SPLIT);
+    if (st == HIPSOFTMAX_STATUS_SUCCESS)
+        st = hipsoftmax_set_stream(h, s);
+    if (st != HIPSOFTMAX_STATUS_SUCCESS) {
+        fprintf(stderr, "graph: handle: %s\n", hipsoftmax_status_string(st));
+        failures++;
+        hipsoftmax_destroy(h);
+        release(&k);
+        CHECK_HIP(hipStreamDestroy(s));
+        return;
+    }
+    print_plan(h, &k, "graph, SPLIT forced");
+    hipGraph_t graph = NULL;
+    hipGraphExec_t exec = NULL;
+    CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal));
+    st = launch(h, &k);
+    const hipError_t ended = hipStreamEndCapture(s, &graph);
+    const hipError_t made = st == HIPSOFTMAX_STATUS_SUCCESS && ended == hipSuccess
+                                ? hipGraphInstantiateWithFlags(&exec, graph, 0)
+                                : hipErrorNotSupported;
+    if (made != hipSuccess) {
+        printf("  graph: the launch was not captured (%s; end of capture %s; instantiation %s): part skipped\n",
+               hipsoftmax_status_string(st), hipGetErrorName(ended), hipGetErrorName(made));
+        (void)hipGetLastError();
+    } else {
+        const size_t es = test_dtype_size(k.t);
+        for (int r = 0; r < replays; r++) {
+            for (size_t i = 0; i < k.xbytes / es; i++)
+                test_set(k.hx, i, k.t, test_uniform(-8.0f, 8.0f));
+            CHECK_HIP(hipMemcpyAsync(k.x, k.hx, k.xbytes, hipMemcpyHostToDevice, s));
+            CHECK_HIP(hipGraphLaunch(exec, s));
+            cases++;
+            compare(&k, "graph replay");
+            /* An uncaptured call on the same handle between replays (its tags the handle's own). */
+            prepare(&other);
+            st = launch(h, &other);
+            cases++;
+            if (st == HIPSOFTMAX_STATUS_SUCCESS) {
+                verify(&other, "uncaptured call between graph replays");
+            } else {
+                fprintf(stderr, "graph: uncaptured call: %s\n", hipsoftmax_status_string(st));
+                failures++;
+                release(&other);
+            }
+        }
+        CHECK_HIP(hipGraphExecDestroy(exec));
+    }
+    if (graph != NULL)
+        CHECK_HIP(hipGraphDestroy(graph));
+    hipsoftmax_destroy(h);
+    release(&k);
+    CHECK_HIP(hipStreamDestroy(s));
+}
+
 int main(void)
 {
     quick = getenv("HSM_TEST_QUICK") != NULL;
     hipsoftmax_handle h = test_open_handle(); /* exits with the skip code without a GPU */
-    static const char *const parts[] = {"alignments", "single rows off a line", "non-blocking stream",
-                                        "pending error", "two devices / two handles"};
-    for (int part = 0; part < 5; part++) {
+    static const char *const parts[] = {"alignments",    "single rows off a line",    "non-blocking stream",
+                                        "pending error", "two devices / two handles", "graph"};
+    for (int part = 0; part < 6; part++) {
         const long long c0 = cases, u0 = unsupported, f0 = failures;
         switch (part) {
         case 0: part_alignments(h); break;
         case 1: part_single_rows(h); break;
         case 2: part_nonblocking(); break;
         case 3: part_pending_error(h); break;
+        case 5: part_graph(); break;
         default: {
             int count = 0;
             CHECK_HIP(hipGetDeviceCount(&count));

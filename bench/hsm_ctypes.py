@@ -15,7 +15,8 @@ FLAG_SAFE_ROWS = 1
 
 
 class Problem(ctypes.Structure):
-    """hipsoftmax_problem as of 0.2 (fields are only ever appended: struct_size tells the library)."""
+    """hipsoftmax_problem as of 0.2, statistics in included (fields are only ever appended: struct_size tells
+    the library)."""
     _fields_ = [("struct_size", ctypes.c_size_t), ("algorithm", ctypes.c_int), ("mode", ctypes.c_int),
                 ("x_dtype", ctypes.c_int), ("y_dtype", ctypes.c_int), ("rows", ctypes.c_int64),
                 ("cols", ctypes.c_int64), ("x_row_stride", ctypes.c_int64), ("y_row_stride", ctypes.c_int64),
@@ -25,7 +26,8 @@ class Problem(ctypes.Structure):
                 ("causal_offset", ctypes.c_int64), ("flags", ctypes.c_uint), ("dy_dtype", ctypes.c_int),
                 ("dy_row_stride", ctypes.c_int64), ("heads", ctypes.c_int64), ("queries", ctypes.c_int64),
                 ("mask_batches", ctypes.c_int64), ("mask_rows", ctypes.c_int64),
-                ("mask_batch_stride", ctypes.c_int64), ("stats", ctypes.c_void_p)]
+                ("mask_batch_stride", ctypes.c_int64), ("stats", ctypes.c_void_p), ("stats_in", ctypes.c_void_p),
+                ("stats_in_shards", ctypes.c_int64), ("stats_in_shard_stride", ctypes.c_int64)]
 
 
 class HipSoftmax:
@@ -52,7 +54,10 @@ class HipSoftmax:
     def problem(self, dtype, rows, cols, **fields):
         p = Problem()
         self.check(self.lib.hipsoftmax_problem_init_sized(ctypes.byref(p), ctypes.sizeof(p), DTYPES[dtype], rows, cols))
+        names = {f for f, _ in Problem._fields_}
         for k, v in fields.items():
+            if k not in names:  # setattr would keep it on the Python object, unseen by the library
+                raise AttributeError(f"hipsoftmax_problem has no field {k}")
             setattr(p, k, v)
         return p
 

@@ -1,0 +1,47 @@
+"""Kernel time of one provider's launch, from the GPU's own start and end of each kernel (CUPTI, through
+torch.profiler), each launch after a pass over 256 MB that flushes L2 (as do_bench's write does).
+do_bench's events around a 4-10 us launch move by up to 10% from round to round (bench/ab_small.py);
+kernel time moves by about 1%."""
+import statistics
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
+
+
+def kernel_us(fn, n=60):
+    """(median over n launches of fn's GPU time, its kernels' names joined by " + "): a launch's time is
+    the sum of its kernels' (torch.compile's code may launch several). The flush adds to FLUSH, a
+    kernel no provider launches (a zeroing flush would share its name with a provider's fill), and
+    the kernels after each flush, up to the next, are that launch's."""
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(n):
+            FLUSH.add_(1)
+            fn()
+        torch.cuda.synchronize()
+    ev = sorted((e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
+                key=lambda e: e.time_range.start)
+    flush = ev[0].name
+    runs, names = [], []
+    for e in ev:
+        if e.name == flush:
+            runs.append(0.0)
+        elif runs:
+            runs[-1] += e.time_range.elapsed_us()
+            if e.name not in names:
+                names.append(e.name)
+    if len(runs) != n:
+        raise RuntimeError(f"{len(runs)} flushes seen for {n}")
+    return statistics.median(runs), " + ".join(names)
+
+
+def rounds(prov, n_rounds=3):
+    """{provider: (median over rounds of its round medians, kernel names)}, the providers in turn."""
+    res = {k: [] for k in prov}
+    for _ in range(n_rounds):
+        for k, fn in prov.items():
+            res[k].append(kernel_us(fn))
+    return {k: (statistics.median(t for t, _ in v), v[0][1]) for k, v in res.items()}

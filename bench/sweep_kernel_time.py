@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Every library kernel forced on one problem (hipsoftmax_set_kernel), by kernel time, beside the plan's
+own choice and torch.compile's kernel for that shape alone (dynamic=False): which of the library's
+kernels, if any, would close a gap to an anchor by a change of plan alone.
+
+A kernel is tried where its name has the dtype's tag and the op's kind: the plain forward's kernels
+(no suffix), the plain log-softmax's (_log), the backward's (_bwd); a kernel that cannot serve the
+problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each after an L2 flush
+(bench/kernel_timer.py); the median of the rounds' medians. Correctness is the tests' (every kernel
+forced on every shape it serves).
+
+Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16, fp16)
+"""
+import ctypes
+import os
+import sys
+import types
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
+from kernel_timer import rounds  # noqa: E402
+
+DTS = {"fp32": (torch.float32, "_f32_"), "bf16": (torch.bfloat16, "_bf16_"), "fp16": (torch.float16, "_f16_")}
+
+
+class KernelInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("name", ctypes.c_char * 64), ("function", ctypes.c_void_p),
+                ("family", ctypes.c_int), ("regs", ctypes.c_int), ("static_smem", ctypes.c_int),
+                ("metadata_from_code_object", ctypes.c_int), ("min_block", ctypes.c_int), ("max_block", ctypes.c_int),
+                ("block_step", ctypes.c_int)]
+
+
+def kernel_names(h):
+    n = ctypes.c_size_t()
+    h.check(h.lib.hipsoftmax_kernel_count(h.handle, ctypes.byref(n)))
+    names = []
+    for i in range(n.value):
+        info = KernelInfo()
+        info.struct_size = ctypes.sizeof(info)
+        h.check(h.lib.hipsoftmax_get_kernel_info(h.handle, ctypes.c_size_t(i), ctypes.byref(info)))
+        names.append(info.name.decode())
+    return names
+
+
+def of_op(name, tag, op):
+    if tag not in name:
+        return False
+    kind = "bwd" if name.endswith("_bwd") else "log" if name.endswith("_log") else \
+        "fwd" if name.endswith("_fwd") else "softmax"
+    return kind == op
+
+
+def main():
+    h = HipSoftmax(sys.argv[1])
+    h.lib.hipsoftmax_set_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    h.lib.hipsoftmax_get_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    names = kernel_names(h)
+    fns = {"softmax": lambda t: torch.softmax(t, dim=-1), "log": lambda t: torch.log_softmax(t, dim=-1),
+           "bwd": lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True))}
+    print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 2 rounds' medians of 60 launches\n")
+    for case in sys.argv[2:]:
+        d, shape, op = case.split(":")
+        m, n = (int(v) for v in shape.split("x"))
+        dt, tag = DTS[d]
+        x = torch.randn(m, n, device="cuda", dtype=dt)
+        y = torch.empty_like(x)
+        dy = torch.randn_like(x)
+        yv = torch.softmax(x.float(), -1).to(dt)
+        p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op == "log" else {}))
+
+        def call(h=h, p=p):
+            if op == "bwd":
+                h.backward(p, yv, dy, y)
+            else:
+                h.forward(p, x, y)
+
+        prov = {"plan": call}
+        for k in names:
+            if not of_op(k, tag, op):
+                continue
+            h.check(h.lib.hipsoftmax_set_kernel(h.handle, k.encode()))
+            try:
+                call()
+                prov[k] = (lambda k=k: (h.lib.hipsoftmax_set_kernel(h.handle, k.encode()), call()))
+            except RuntimeError:
+                pass
+        h.check(h.lib.hipsoftmax_set_kernel(h.handle, None))
+        prov["plan"] = lambda: (h.lib.hipsoftmax_set_kernel(h.handle, None), call())
+        code = fns[op].__code__.replace(co_name=f"static_{op}_{d}_{m}_{n}")
+        static = torch.compile(types.FunctionType(code, globals()), dynamic=False)
+        prov["torch.compile"] = (lambda: static(yv, dy)) if op == "bwd" else (lambda: static(x))
+        res = rounds(prov, 2)
+        print(f"### {d} {op} {m}x{n}\n\n| provider | us | kernel |\n|---|---:|---|")
+        for k, (t, nm) in sorted(res.items(), key=lambda kv: kv[1][0]):
+            print(f"| {k} | {t:.2f} | `{nm}` |")
+        print(flush=True)
+
+
+if __name__ == "__main__":
+    main()

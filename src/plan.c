@@ -42,6 +42,7 @@
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
+#define HSM_ROW_WARP_A_ROW_WARPS 24 /* plan_row */
 #define HSM_MANY_ROWS_PER_CU 2
 #define HSM_SPLIT_MIN_COLS 4096
 #define HSM_ROW_ALONE_MIN_BYTES_16 (88 << 10) /* rows ROW may serve with one block per SM */
@@ -296,7 +297,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
-/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads
+/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads (fp32's
+ * plain forward and log-softmax on enough rows: a warp)
  * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
  * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
  * instead, the chunks between the powers of two included (the larger among equals): just past a row
@@ -315,6 +317,19 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
+    /* fp32's plain forward and log-softmax: a warp a row where the largest chunk allows it (rows of
+     * 513-1024 columns, 32 values a lane, as torch.compile's kernel for them) and the rows give every
+     * SM/CU HSM_ROW_WARP_A_ROW_WARPS warps; fewer rows keep two warps a row (on 64-lane waves a wave
+     * is the least block either way). H200, kernel time, a warp a row against two warps of 16 values
+     * (bench/results/h200-2026-11-29-anchor-kernel-time.md): 4096 x 520-1024 1.05-1.12x (4096 x 1024
+     * 10.53 -> 9.76 us, log-softmax 10.37 -> 9.54), 3168 x 1024 (24 warps an SM) 1.03-1.05x, 3500 x
+     * 1024 1.07-1.09x, 16384 x 1024 1.01x, 65536 x 1024 1.00x; below the threshold 3000 x 1024
+     * 1.01-1.04x, 2112 x 1024 (16 warps an SM) 0.96-0.97x, 1024 x 1024 0.94-0.95x, 1823 x 781
+     * log-softmax 0.93x. */
+    const int64_t min_block = q->dt == HSM_F32 && is_plain_kop(q->kop) &&
+                                      rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus
+                                  ? warp
+                                  : HSM_ROW_MIN_BLOCK;
     const hsm_kernel_state *pick = NULL, *fallback = NULL, *fullest = NULL, *most = NULL;
     int pick_block = 0, fallback_block = 0, fullest_block = 0, most_block = 0, most_occ = 0;
     int64_t fullest_threads = 0;
@@ -338,7 +353,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
             most_block = (int)block;
             most_occ = occ;
         }
-        if (block >= HSM_ROW_MIN_BLOCK) {
+        if (block >= min_block) {
             if (primary) {
                 pick = s;
                 pick_block = (int)block;

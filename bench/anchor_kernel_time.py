@@ -22,13 +22,13 @@ OP: softmax, log (forward), bwd, logbwd (backward); DTYPE fp32, bf16 or fp16.
 """
 import os
 import sys
-import types
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, CudnnSoftmax, HipSoftmax  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
+from torch_anchor import for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
 DTS = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
@@ -58,10 +58,7 @@ def main():
         fwd = op in ("softmax", "log")
         log = op in ("log", "logbwd")
         p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if log else {}))
-        # a code object of its own: dynamo keeps compiled code per code object, which the shared
-        # function's would otherwise share
-        code = fns[op].__code__.replace(co_name=f"static_{op}_{d}_{n}")
-        static = torch.compile(types.FunctionType(code, globals()), dynamic=False)
+        static = for_shape(fns[op])
         if fwd:
             prov = {"hipsoftmax": lambda: h.forward(p, x, y),
                     "torch": (lambda: torch.log_softmax(x, -1)) if log else (lambda: torch.softmax(x, -1)),

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """CHANNEL mode side by side on one NVIDIA GPU, in one process: hipsoftmax (ctypes, bench/hsm_ctypes.py,
-MODE_CHANNEL over [N, C, H*W]) against torch.softmax(x, dim=1), torch.compile of it and cuDNN's
-CHANNEL softmax (NCHW), forward and backward (torch._softmax_backward_data(dy, y, 1, dtype)), on the
-issue's shapes: 16x150x128x128 fp32 and bf16, 64x21x64x64 fp32, 256x1000x1x4 fp32, and a tensor of
-at least 64 MB with inner >= 64 for the share of the copy bandwidth.
+MODE_CHANNEL over [N, C, H*W]) against torch.softmax(x, dim=1), torch.compile of it (for each shape:
+bench/torch_anchor.py) and cuDNN's CHANNEL softmax (NCHW), forward and backward
+(torch._softmax_backward_data(dy, y, 1, dtype)), on the issue's shapes: 16x150x128x128 fp32 and bf16,
+64x21x64x64 fp32, 256x1000x1x4 fp32, and a tensor of at least 64 MB with inner >= 64 for the share of
+the copy bandwidth.
 
 Timing: triton.testing.do_bench (CUDA events, L2 flushed), median. GB/s counts the bytes an op must
 move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
@@ -21,6 +22,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import MODE_CHANNEL, HipSoftmax, copy_ceiling_gbs, cudnn_or_none  # noqa: E402
+from torch_anchor import for_shape  # noqa: E402
 
 SHAPES = [((16, 150, 128, 128), torch.float32), ((16, 150, 128, 128), torch.bfloat16),
           ((64, 21, 64, 64), torch.float32), ((256, 1000, 1, 4), torch.float32),
@@ -39,8 +41,13 @@ def main():
     hs = HipSoftmax(lib_path)
     cudnn = cudnn_or_none()
     copy_gbs = copy_ceiling_gbs(bench_ms)
-    fwd_c = torch.compile(lambda t: torch.softmax(t, dim=1))
-    bwd_c = torch.compile(lambda y, dy: y * (dy - (dy * y).sum(1, keepdim=True)))
+    # torch.compile compiled for each shape (bench/torch_anchor.py says why)
+    def fwd_c(t):
+        return torch.softmax(t, dim=1)
+
+    def bwd_c(y, dy):
+        return y * (dy - (dy * y).sum(1, keepdim=True))
+
     rows = []
     for shape, dt in SHAPES:
         n, c, h, w = shape
@@ -62,12 +69,12 @@ def main():
         for op, nbytes, prov, e in (
                 ("fwd", 2 * x.numel() * es,
                  {"hipsoftmax": lambda: hs.forward(p, x, y), "torch": lambda: torch.softmax(x, 1),
-                  "torch.compile": lambda: fwd_c(x),
+                  "torch.compile": lambda c=for_shape(fwd_c): c(x),
                   "cuDNN": (lambda: cudnn.forward(x, y, shape=shape, channel=True)) if cudnn else None}, err),
                 ("bwd", 3 * x.numel() * es,
                  {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
                   "torch": lambda: torch._softmax_backward_data(dy, yv, 1, dt),
-                  "torch.compile": lambda: bwd_c(yv, dy),
+                  "torch.compile": lambda c=for_shape(bwd_c): c(yv, dy),
                   "cuDNN": (lambda: cudnn.backward(yv, dy, dx, shape=shape, channel=True)) if cudnn else None}, berr)):
             res = {}
             for name, fn in prov.items():

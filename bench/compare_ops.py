@@ -5,6 +5,9 @@ for the shapes of the family issue's anchor table: log-softmax forward, softmax 
 backward (4096 x 1K..64K, fp32 and bf16), scale + additive mask over attention scores [B, H, S, S]
 with a [B, 1, S, S] mask, and causal softmax (against the plain forward of the same shape too).
 
+torch.compile is compiled for each shape (bench/torch_anchor.py; until 2026-11-29 one compiled function
+served every shape, dynamic-shape kernels from the second shape on, which ran up to 2.8x slower).
+
 Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s counts the bytes
 an op must move at least: forward x read + y written, backward y and dy read + dx written, a mask read
 once; causal rows count whole (so skipping the masked half shows as speed). The ceiling is a
@@ -24,6 +27,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import (ALGO_LOG, MASK_ADDITIVE, MASK_CAUSAL, DTYPES, CudnnSoftmax, HipSoftmax)  # noqa: E402
+from torch_anchor import for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
 
@@ -70,9 +74,16 @@ def main():
                 print(f"  {name}: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
         return res
 
-    log_sm = torch.compile(lambda t: torch.log_softmax(t, dim=-1))
-    sm_bwd = torch.compile(lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True)))
-    log_bwd = torch.compile(lambda y, dy: dy - torch.exp(y) * dy.sum(-1, keepdim=True))
+    # torch.compile compiled for each shape (bench/torch_anchor.py says why)
+    def log_sm(t):
+        return torch.log_softmax(t, dim=-1)
+
+    def sm_bwd(y, dy):
+        return y * (dy - (dy * y).sum(-1, keepdim=True))
+
+    def log_bwd(y, dy):
+        return dy - torch.exp(y) * dy.sum(-1, keepdim=True)
+
     # HSM_OPS_COLS: other row lengths than the (a comma list, e.g. WARP's 128,256,512).
     ns = [int(c) for c in os.environ.get("HSM_OPS_COLS", "1024,4096,16384,65536").split(",")]
     for dt in (torch.float32, torch.bfloat16):
@@ -89,7 +100,7 @@ def main():
                 prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
                         "hipsoftmax softmax": lambda: hs(x, y),
                         "torch": lambda: torch.log_softmax(x, -1),
-                        "torch.compile": lambda: log_sm(x)}
+                        "torch.compile": lambda c=for_shape(log_sm): c(x)}
                 if cudnn:
                     prov["cuDNN"] = lambda: cudnn.forward(x, y, log=True)
                 record("log_softmax fwd", dt, f"{m}x{n}", err, measure(prov, 2 * m * n * es))
@@ -108,11 +119,11 @@ def main():
                 if lg:
                     prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
                             "torch": lambda: torch._log_softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda: log_bwd(yv, dy)}
+                            "torch.compile": lambda c=for_shape(log_bwd): c(yv, dy)}
                 else:
                     prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
                             "torch": lambda: torch._softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda: sm_bwd(yv, dy)}
+                            "torch.compile": lambda c=for_shape(sm_bwd): c(yv, dy)}
                 if cudnn:
                     prov["cuDNN"] = lambda: cudnn.backward(yv, dy, dx, log=lg)
                 record("log_softmax bwd" if lg else "softmax bwd", dt, f"{m}x{n}", err, measure(prov, 3 * m * n * es))
@@ -137,7 +148,7 @@ def main():
                            mask_rows=s, mask_batch_stride=s * s)
             hs.forward(p, x, y)
             err = (y.float() - torch.softmax(x.float() * scale + mask.float(), -1)).abs().max().item()
-            masked = torch.compile(lambda t, mm: torch.softmax(t * scale + mm, -1))
+            masked = for_shape(lambda t, mm: torch.softmax(t * scale + mm, -1))
             prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
                     "torch": lambda: torch.softmax(x * scale + mask, -1),
                     "torch.compile": lambda: masked(x, mask),
@@ -149,7 +160,7 @@ def main():
             hs.forward(p, x, y)
             tri = torch.ones(s, s, device="cuda", dtype=torch.bool).triu(1)
             err = (y.float() - torch.softmax((x.float() * scale).masked_fill(tri, float("-inf")), -1)).abs().max().item()
-            causal = torch.compile(lambda t: torch.softmax((t * scale).masked_fill(tri, float("-inf")), -1))
+            causal = for_shape(lambda t: torch.softmax((t * scale).masked_fill(tri, float("-inf")), -1))
             plain = hs.problem(dt, rows_n, s, scale=scale)
             prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
                     "hipsoftmax plain": lambda: hs.forward(plain, x, y),

@@ -14,13 +14,13 @@ Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN:OP ...   (OP softmax, lo
 import ctypes
 import os
 import sys
-import types
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
+from torch_anchor import for_shape  # noqa: E402
 
 DTS = {"fp32": (torch.float32, "_f32_"), "bf16": (torch.bfloat16, "_bf16_"), "fp16": (torch.float16, "_f16_")}
 
@@ -88,8 +88,7 @@ def main():
                 pass
         h.check(h.lib.hipsoftmax_set_kernel(h.handle, None))
         prov["plan"] = lambda: (h.lib.hipsoftmax_set_kernel(h.handle, None), call())
-        code = fns[op].__code__.replace(co_name=f"static_{op}_{d}_{m}_{n}")
-        static = torch.compile(types.FunctionType(code, globals()), dynamic=False)
+        static = for_shape(fns[op])
         prov["torch.compile"] = (lambda: static(yv, dy)) if op == "bwd" else (lambda: static(x))
         res = rounds(prov, 2)
         print(f"### {d} {op} {m}x{n}\n\n| provider | us | kernel |\n|---|---:|---|")

@@ -3,15 +3,16 @@
 (bench/compare_ops.py) had an anchor ahead or within a few percent: torch eager, torch.compile (its
 code's kernels, summed), cuDNN's legacy softmax, and a device-to-device copy of the op's bytes.
 
-torch.compile twice: compiled for each shape alone (dynamic=False: the kernel Inductor makes for
-those sizes, the anchor counted), and as bench/compare_ops.py called it up to now, one compiled
+torch.compile twice: compiled for each shape alone (bench/torch_anchor.py: the kernel Inductor makes
+for those sizes, the anchor counted), and as bench/compare_ops.py called it until 2026-11-29, one compiled
 function over every shape, which recompiles with symbolic sizes once a second shape comes (dynamic
 shapes: the kernel a model with varying lengths gets).
 
 do_bench times a call with CUDA events; on 20-60 us kernels its medians carry a few percent of the
-host's and the launch's time, which differ between providers (bench/results/h200-2026-11-29-small-
-launch.md). This takes the GPU's own kernel times instead (bench/kernel_timer.py): three rounds, the
-providers in turn, 60 launches each after an L2 flush; the median of the rounds' medians.
+host's and the launch's time, which differ between providers
+(bench/results/h200-2026-11-29-small-launch.md). This takes the GPU's own kernel times instead
+(bench/kernel_timer.py): three rounds, the providers in turn, 60 launches each after an L2 flush;
+the median of the rounds' medians.
 
 GB/s counts the bytes an op must move (forward: x read, y written; backward: y and dy read, dx
 written); "% copy" is that over a copy's GB/s of the op's bytes (half read, half written) timed the

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Side-by-side softmax bandwidth on one NVIDIA GPU: hipsoftmax (through ctypes, on torch's current
-stream), torch.softmax, torch.compile(torch.softmax) compiled for each shape, cuDNN's legacy softmax (ACCURATE, INSTANCE) and
-the Triton fused-softmax tutorial's persistent kernel (re-implemented here from the tutorial's
-description), all timed the same way in one process. bench/compare_ops.py does the other ops.
+stream), torch.softmax, torch.compile(torch.softmax) compiled for each shape, cuDNN's legacy softmax
+(ACCURATE, INSTANCE) and the Triton fused-softmax tutorial's persistent kernel (re-implemented here from
+the tutorial's description), all timed the same way in one process. bench/compare_ops.py does the other
+ops.
 
 Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
@@ -86,6 +87,7 @@ def main():
     date = datetime.date.today().isoformat()
     hs = HipSoftmax(lib_path)
     tut = TritonTutorial()
+
     def softmax_last(t):
         return torch.softmax(t, dim=-1)
 

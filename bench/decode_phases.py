@@ -4,7 +4,8 @@ rows, 16-bit M = 4096 rows of 256K): the library's kernel time beside the two ha
 must read a row before writing any of it is made of, each timed alone by kernel time (CUPTI).
 
   softmax   the call itself: read x, reduce, the group's exchange, write y;
-  stats     hipsoftmax_forward_stats: the same read, reduce and exchange, no y written;
+  stats     hipsoftmax_forward_stats: the read, reduce and exchange, no y written (its plan may take
+            another kernel than the call's: the kernels column names them);
   given     hipsoftmax_forward with stats_in (the rows' statistics given): read x and write y, no
             reduction across blocks and no exchange;
   read      torch.amax over the rows: x read once, a few bytes written (torch's reduction);

@@ -338,6 +338,37 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* ROW's fp32 plain forward and log-softmax on rows of 513-1024 columns (plan.c's plan_row): a warp a
+ * row (32 values a lane) where the rows give every SM/CU HSM_ROW_WARP_A_ROW_WARPS warps (65536 rows
+ * are past that on every target), two warps of 16 values on fewer (1024 rows are short of it on every
+ * target); rows off 16 bytes (781 columns, dense) take the peeled twins alike. The backward keeps
+ * blocks of at least 64 threads. A 64-lane wave is the least block either way. */
+static void test_row_warp_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        long long rows, cols;
+        int log, bwd, block_nv; /* the block expected on 32-lane warps */
+    } cases[] = {{65536, 1024, 0, 0, 32}, {65536, 1024, 1, 0, 32}, {65536, 520, 0, 0, 32},
+                 {65536, 781, 0, 0, 32},  {65536, 781, 1, 0, 32},  {1024, 1024, 0, 0, 64},
+                 {1024, 1024, 1, 0, 64},  {1024, 781, 0, 0, 64},   {65536, 1024, 0, 1, 64}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, cases[i].rows, cases[i].cols);
+        if (cases[i].log)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
+                      HIPSOFTMAX_STATUS_SUCCESS);
+        const int want = warp == 32 ? cases[i].block_nv : 64;
+        if (info.family != HIPSOFTMAX_FAMILY_ROW || info.block != want) {
+            fprintf(stderr, "fp32 %lldx%lld (log %d, bwd %d): %s, family %d, %d threads a row, want %d\n",
+                    cases[i].rows, cases[i].cols, cases[i].log, cases[i].bwd, info.kernel, (int)info.family,
+                    info.block, want);
+            failures++;
+        }
+    }
+}
+
 /* WARP's 16-bit rows of at most 256 columns on 16 bytes where rows are many enough (262144: past
  * plan.c's fewer_lanes bound on every target): two packs a lane where one pack would take 16 lanes or
  * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
@@ -858,6 +889,7 @@ int main(void)
         test_log_plan(h);
         test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);

@@ -297,8 +297,8 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
-/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads (fp32's
- * plain forward and log-softmax on enough rows: a warp)
+/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads, or a
+ * warp for fp32's plain forward and log-softmax on enough rows (below, in plan_row)
  * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
  * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
  * instead, the chunks between the powers of two included (the larger among equals): just past a row
@@ -323,9 +323,9 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
      * is the least block either way). H200, kernel time, a warp a row against two warps of 16 values
      * (bench/results/h200-2026-11-29-anchor-kernel-time.md): 4096 x 520-1024 1.05-1.12x (4096 x 1024
      * 10.53 -> 9.76 us, log-softmax 10.37 -> 9.54), 3168 x 1024 (24 warps an SM) 1.03-1.05x, 3500 x
-     * 1024 1.07-1.09x, 16384 x 1024 1.01x, 65536 x 1024 1.00x; below the threshold 3000 x 1024
-     * 1.01-1.04x, 2112 x 1024 (16 warps an SM) 0.96-0.97x, 1024 x 1024 0.94-0.95x, 1823 x 781
-     * log-softmax 0.93x. */
+     * 1024 1.07-1.09x, 16384 x 1024 1.01x, 65536 x 1024 1.00x; below the threshold a warp a row gained
+     * little or lost: 3000 x 1024 1.01-1.04x, 2112 x 1024 (16 warps an SM) 0.96-0.97x, 1024 x 1024
+     * 0.94-0.95x, 1823 x 781 log-softmax 0.93x. */
     const int64_t min_block = q->dt == HSM_F32 && is_plain_kop(q->kop) &&
                                       rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus
                                   ? warp

@@ -5,7 +5,7 @@ them), softmax and log-softmax.
 do_bench's events around a 4-10 us launch move by up to 10% from round to round (bench/ab_small.py);
 the GPU's own start and end of each kernel (CUPTI, through torch.profiler) move by about 1%.
 
-Each provider runs 60 times a round, after a 256 MB write that flushes L2 (as do_bench does), three
+Each provider runs 60 times a round, each launch after an L2 flush (bench/kernel_timer.py), three
 rounds with the providers in turn; the table gives the median kernel time over the rounds' medians,
 and that of a device-to-device copy of the same bytes (x to y) timed the same way.
 
@@ -16,14 +16,13 @@ causal rows, the square's rows row mod cols), bwd (the softmax backward: y and d
 none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
 """
 import os
-import statistics
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, DTYPES, MASK_ADDITIVE, MASK_CAUSAL, CudnnSoftmax, HipSoftmax  # noqa: E402
+from kernel_timer import rounds  # noqa: E402
 
 F32, BF16, F16 = torch.float32, torch.bfloat16, torch.float16
 SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256), (F32, 4096, 512),
@@ -34,23 +33,6 @@ SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256),
           (F32, 4096, 127), (F32, 4096, 511), (BF16, 4096, 77), (BF16, 16384, 127), (F16, 65536, 77),
           (F32, 16384, 33), (F32, 65536, 127), (F32, 16384, 255), (F32, 65536, 511), (BF16, 4096, 127),
           (F16, 4096, 255)]
-FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
-
-
-def kernel_us(fn, n=60):
-    """Median GPU time of fn's kernel (fn launches one), each launch after an L2 flush."""
-    fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(n):
-            FLUSH.zero_()
-            fn()
-        torch.cuda.synchronize()
-    ks = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA
-          and not any(t in e.name.lower() for t in ("fill", "elementwise", "zero"))]
-    return statistics.median(e.time_range.elapsed_us() for e in ks), ks[0].name
-
-
 def cases_of(args):
     """(dtype, rows, cols, op) from DTYPE:MxN[:OP] arguments, or SHAPES' softmax and log-softmax."""
     if not args:
@@ -100,12 +82,9 @@ def main():
     print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for dt, m, n, op in cases_of(sys.argv[3:]):
         prov, keep = providers(libs, cudnn, dt, m, n, op)
-        res = {k: [] for k in prov}
-        for _ in range(3):
-            for k, fn in prov.items():
-                res[k].append(kernel_us(fn))
-        us = {k: statistics.median(t for t, _ in v) for k, v in res.items()}
-        name = {k: v[0][1] for k, v in res.items()}
+        res = rounds(prov)
+        us = {k: t for k, (t, _) in res.items()}
+        name = {k: nm for k, (_, nm) in res.items()}
         cud = f"{us['cuDNN']:.2f}" if "cuDNN" in us else "-"
         cud_ratio = f"{us['cuDNN'] / us['new']:.3f}" if "cuDNN" in us else "-"
         print(f"| {str(dt)[6:]} | {op} | {m}x{n} | {name['old']} | {name['new']} | "

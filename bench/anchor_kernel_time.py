@@ -29,7 +29,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, CudnnSoftmax, HipSoftmax  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
-from torch_anchor import for_shape  # noqa: E402
+from torch_anchor import OPS, for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
 DTS = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
@@ -42,10 +42,7 @@ CASES = [f"{d}:4096x{n}:{op}" for op in ("log", "bwd", "logbwd") for d in ("fp32
 def main():
     h = HipSoftmax(sys.argv[1])
     cudnn = CudnnSoftmax()
-    fns = {"softmax": lambda t: torch.softmax(t, dim=-1), "log": lambda t: torch.log_softmax(t, dim=-1),
-           "bwd": lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True)),
-           "logbwd": lambda y, dy: dy - torch.exp(y) * dy.sum(-1, keepdim=True)}
-    shared = {k: torch.compile(f) for k, f in fns.items()}  # one over every shape: dynamic from the second
+    shared = {k: torch.compile(f) for k, f in OPS.items()}  # one over every shape: dynamic from the second
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 3 rounds' medians of 60 launches\n")
     print("| dtype | op | shape | hipsoftmax us (% copy) | torch us | torch.compile us | torch.compile dynamic us | "
           "cuDNN us | copy us | best anchor / hipsoftmax | hipsoftmax kernel | torch.compile kernels |")
@@ -59,7 +56,7 @@ def main():
         fwd = op in ("softmax", "log")
         log = op in ("log", "logbwd")
         p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if log else {}))
-        static = for_shape(fns[op])
+        static = for_shape(OPS[op])
         if fwd:
             prov = {"hipsoftmax": lambda: h.forward(p, x, y),
                     "torch": (lambda: torch.log_softmax(x, -1)) if log else (lambda: torch.softmax(x, -1)),

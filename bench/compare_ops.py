@@ -27,7 +27,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import (ALGO_LOG, MASK_ADDITIVE, MASK_CAUSAL, DTYPES, CudnnSoftmax, HipSoftmax)  # noqa: E402
-from torch_anchor import for_shape  # noqa: E402
+from torch_anchor import OPS, for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
 
@@ -74,16 +74,6 @@ def main():
                 print(f"  {name}: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
         return res
 
-    # torch.compile compiled for each shape (bench/torch_anchor.py says why)
-    def log_sm(t):
-        return torch.log_softmax(t, dim=-1)
-
-    def sm_bwd(y, dy):
-        return y * (dy - (dy * y).sum(-1, keepdim=True))
-
-    def log_bwd(y, dy):
-        return dy - torch.exp(y) * dy.sum(-1, keepdim=True)
-
     # HSM_OPS_COLS: other row lengths than the (a comma list, e.g. WARP's 128,256,512).
     ns = [int(c) for c in os.environ.get("HSM_OPS_COLS", "1024,4096,16384,65536").split(",")]
     for dt in (torch.float32, torch.bfloat16):
@@ -100,7 +90,7 @@ def main():
                 prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
                         "hipsoftmax softmax": lambda: hs(x, y),
                         "torch": lambda: torch.log_softmax(x, -1),
-                        "torch.compile": lambda c=for_shape(log_sm): c(x)}
+                        "torch.compile": lambda c=for_shape(OPS["log"]): c(x)}
                 if cudnn:
                     prov["cuDNN"] = lambda: cudnn.forward(x, y, log=True)
                 record("log_softmax fwd", dt, f"{m}x{n}", err, measure(prov, 2 * m * n * es))
@@ -119,11 +109,11 @@ def main():
                 if lg:
                     prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
                             "torch": lambda: torch._log_softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda c=for_shape(log_bwd): c(yv, dy)}
+                            "torch.compile": lambda c=for_shape(OPS["logbwd"]): c(yv, dy)}
                 else:
                     prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
                             "torch": lambda: torch._softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda c=for_shape(sm_bwd): c(yv, dy)}
+                            "torch.compile": lambda c=for_shape(OPS["bwd"]): c(yv, dy)}
                 if cudnn:
                     prov["cuDNN"] = lambda: cudnn.backward(yv, dy, dx, log=lg)
                 record("log_softmax bwd" if lg else "softmax bwd", dt, f"{m}x{n}", err, measure(prov, 3 * m * n * es))

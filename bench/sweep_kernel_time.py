@@ -20,7 +20,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
-from torch_anchor import for_shape  # noqa: E402
+from torch_anchor import OPS, for_shape  # noqa: E402
 
 DTS = {"fp32": (torch.float32, "_f32_"), "bf16": (torch.bfloat16, "_bf16_"), "fp16": (torch.float16, "_f16_")}
 
@@ -57,8 +57,6 @@ def main():
     h.lib.hipsoftmax_set_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     h.lib.hipsoftmax_get_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     names = kernel_names(h)
-    fns = {"softmax": lambda t: torch.softmax(t, dim=-1), "log": lambda t: torch.log_softmax(t, dim=-1),
-           "bwd": lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True))}
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 2 rounds' medians of 60 launches\n")
     for case in sys.argv[2:]:
         d, shape, op = case.split(":")
@@ -70,25 +68,26 @@ def main():
         yv = torch.softmax(x.float(), -1).to(dt)
         p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op == "log" else {}))
 
-        def call(h=h, p=p):
+        def call():
             if op == "bwd":
                 h.backward(p, yv, dy, y)
             else:
                 h.forward(p, x, y)
 
-        prov = {"plan": call}
+        def forced(k):  # k None: the plan's own choice
+            h.check(h.lib.hipsoftmax_set_kernel(h.handle, k.encode() if k else None))
+            call()
+
+        prov = {"plan": lambda: forced(None)}
         for k in names:
             if not of_op(k, tag, op):
                 continue
-            h.check(h.lib.hipsoftmax_set_kernel(h.handle, k.encode()))
             try:
-                call()
-                prov[k] = (lambda k=k: (h.lib.hipsoftmax_set_kernel(h.handle, k.encode()), call()))
-            except RuntimeError:
+                forced(k)
+                prov[k] = lambda k=k: forced(k)
+            except RuntimeError:  # NOT_SUPPORTED: the kernel cannot serve the problem
                 pass
-        h.check(h.lib.hipsoftmax_set_kernel(h.handle, None))
-        prov["plan"] = lambda: (h.lib.hipsoftmax_set_kernel(h.handle, None), call())
-        static = for_shape(fns[op])
+        static = for_shape(OPS[op])
         prov["torch.compile"] = (lambda: static(yv, dy)) if op == "bwd" else (lambda: static(x))
         res = rounds(prov, 2)
         print(f"### {d} {op} {m}x{n}\n\n| provider | us | kernel |\n|---|---:|---|")

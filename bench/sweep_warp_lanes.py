@@ -7,8 +7,8 @@ softmax backward, _bwd kernels: y and dy read, dx written, so the copy is two th
 
 A forced kernel is found by name at every call (plan.c scans the library's kernels before its plan
 cache), host work that event timing may hold; the GPU's own start and end of each kernel (CUPTI,
-through torch.profiler: ab_kernel_time's kernel_us) do not. Each kernel runs 40 times a round after a
-write that flushes L2, three rounds in rotating order; the table gives the median over the rounds'
+through torch.profiler: bench/kernel_timer.py) do not. Each kernel runs 40 times a round after an
+L2 flush, three rounds in rotating order; the table gives the median over the rounds'
 medians, us.
 
 Usage: python3 bench/sweep_warp_lanes.py LIB [DTYPE:MxN[:OP] ...]
@@ -22,7 +22,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ab_kernel_time import kernel_us  # noqa: E402
+from kernel_timer import kernel_us  # noqa: E402
 from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}

@@ -12,6 +12,12 @@ import torch
 
 _serial = itertools.count()
 
+# The ops over the last dimension as torch code, for torch.compile to fuse: forward f(x), backward
+# f(y, dy) (y the forward's output).
+OPS = {"softmax": lambda t: torch.softmax(t, dim=-1), "log": lambda t: torch.log_softmax(t, dim=-1),
+       "bwd": lambda y, dy: y * (dy - (dy * y).sum(-1, keepdim=True)),
+       "logbwd": lambda y, dy: dy - torch.exp(y) * dy.sum(-1, keepdim=True)}
+
 
 def for_shape(fn):
     """torch.compile(fn, dynamic=False) on a copy of fn with its own code object (its closure and

@@ -5,7 +5,9 @@ stream), torch.softmax, torch.compile(torch.softmax) compiled for each shape, cu
 the tutorial's description), all timed the same way in one process. bench/compare_ops.py does the other
 ops.
 
-Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s = 2*M*N*bytes/t.
+Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
+flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
+host time on short launches. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 
 Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR [SHAPES]
@@ -24,6 +26,7 @@ from triton.runtime import driver
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import CudnnSoftmax, HipSoftmax  # noqa: E402
+from kernel_timer import bench_ms  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 
@@ -75,9 +78,6 @@ class TritonTutorial:
         k[(min(self.sms * occ, m), 1, 1)](y, x, x.stride(0), y.stride(0), m, n, block, stages)
         return y
 
-
-def bench_ms(fn):
-    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
 
 
 def main():
@@ -153,7 +153,7 @@ def main():
                     ",".join("" if res[k] is None else f"{res[k]:.1f}" for k in names) + "\n")
     with open(base + ".md", "w") as f:
         f.write(f"# Softmax bandwidth on {dev}, {date}\n\n")
-        f.write(f"GB/s (2*M*N*bytes / median do_bench time, L2 flushed) and share of the device-to-device copy "
+        f.write(f"GB/s (2*M*N*bytes / median kernel time, L2 flushed) and share of the device-to-device copy "
                 f"bandwidth measured in the same process ({copy_gbs:.0f} GB/s). Bold: fastest. "
                 f"max err: hipsoftmax against torch.softmax in fp32.\n\n")
         f.write("| dtype | M | N | max err | " + " | ".join(names) + " |\n")

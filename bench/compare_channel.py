@@ -6,7 +6,9 @@ bench/torch_anchor.py) and cuDNN's CHANNEL softmax (NCHW), forward and backward
 64x21x64x64 fp32, 256x1000x1x4 fp32, and a tensor of at least 64 MB with inner >= 64 for the share of
 the copy bandwidth.
 
-Timing: triton.testing.do_bench (CUDA events, L2 flushed), median. GB/s counts the bytes an op must
+Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
+flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
+host time on short launches. GB/s counts the bytes an op must
 move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
 device-to-device copy (torch copy_) measured the same way; "% copy" is hipsoftmax's share of it.
 
@@ -18,19 +20,16 @@ import os
 import sys
 
 import torch
-import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import MODE_CHANNEL, HipSoftmax, copy_ceiling_gbs, cudnn_or_none  # noqa: E402
+from kernel_timer import bench_ms  # noqa: E402
 from torch_anchor import for_shape  # noqa: E402
 
 SHAPES = [((16, 150, 128, 128), torch.float32), ((16, 150, 128, 128), torch.bfloat16),
           ((64, 21, 64, 64), torch.float32), ((256, 1000, 1, 4), torch.float32),
           ((32, 64, 128, 128), torch.float32), ((32, 64, 128, 128), torch.bfloat16)]
 
-
-def bench_ms(fn):
-    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
 
 
 def main():

@@ -8,7 +8,9 @@ with a [B, 1, S, S] mask, and causal softmax (against the plain forward of the s
 torch.compile is compiled for each shape (bench/torch_anchor.py; until 2026-11-29 one compiled function
 served every shape, dynamic-shape kernels from the second shape on, which ran up to 2.8x slower).
 
-Timing: triton.testing.do_bench (CUDA events, L2 flushed between runs), median. GB/s counts the bytes
+Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
+flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
+host time on short launches. GB/s counts the bytes
 an op must move at least: forward x read + y written, backward y and dy read + dx written, a mask read
 once; causal rows count whole (so skipping the masked half shows as speed). The ceiling is a
 device-to-device copy of 1 GiB (torch copy_) measured by the same method.
@@ -23,17 +25,14 @@ import os
 import sys
 
 import torch
-import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import (ALGO_LOG, MASK_ADDITIVE, MASK_CAUSAL, DTYPES, CudnnSoftmax, HipSoftmax)  # noqa: E402
+from kernel_timer import bench_ms  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
 
-
-def bench_ms(fn):
-    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
 
 
 def gbs(nbytes, fn):
@@ -173,7 +172,7 @@ def main():
                     ",".join("" if res.get(k) is None else f"{res[k]:.1f}" for k in names) + "\n")
     with open(base + ".md", "w") as f:
         f.write(f"# Softmax family bandwidth on {dev}, {date}\n\n")
-        f.write(f"GB/s (bytes the op must move / median do_bench time, L2 flushed) and share of the "
+        f.write(f"GB/s (bytes the op must move / median kernel time, L2 flushed) and share of the "
                 f"device-to-device copy bandwidth measured in the same process ({copy_gbs:.0f} GB/s). "
                 f"Bold: fastest of the anchors and hipsoftmax. ratio: hipsoftmax over the best anchor. "
                 f"err: hipsoftmax's max abs error against an fp32 torch reference.\n\n")

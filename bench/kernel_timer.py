@@ -38,6 +38,15 @@ def kernel_us(fn, n=60):
     return statistics.median(runs), " + ".join(names)
 
 
+def bench_ms(fn):
+    """fn's median kernel time in ms (kernel_us): the compare scripts' timing. Their earlier do_bench
+    timed calls with CUDA events, which on launches of 16 MB or less held the caller's host time:
+    torch.compile's per-shape anchor measured 539-1211 GB/s there (H200, fp32 4096 x 1024 softmax,
+    log-softmax, log-softmax backward) where its kernel runs near 4000 (bench/results/
+    h200-2026-11-30-stream-backward.md)."""
+    return kernel_us(fn)[0] / 1000
+
+
 def rounds(prov, n_rounds=3):
     """{provider: (median over rounds of its round medians, kernel names)}, the providers in turn."""
     res = {k: [] for k in prov}

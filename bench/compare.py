@@ -79,7 +79,6 @@ class TritonTutorial:
         return y
 
 
-
 def main():
     lib_path, out_dir = sys.argv[1], sys.argv[2]
     os.makedirs(out_dir, exist_ok=True)

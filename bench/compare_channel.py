@@ -31,7 +31,6 @@ SHAPES = [((16, 150, 128, 128), torch.float32), ((16, 150, 128, 128), torch.bflo
           ((32, 64, 128, 128), torch.float32), ((32, 64, 128, 128), torch.bfloat16)]
 
 
-
 def main():
     lib_path, out_dir = sys.argv[1], sys.argv[2]
     os.makedirs(out_dir, exist_ok=True)

@@ -34,7 +34,6 @@ from torch_anchor import OPS, for_shape  # noqa: E402
 torch._dynamo.config.cache_size_limit = 256
 
 
-
 def gbs(nbytes, fn):
     return nbytes / (bench_ms(fn) * 1e6)
 

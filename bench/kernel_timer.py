@@ -42,7 +42,7 @@ def bench_ms(fn):
     """fn's median kernel time in ms (kernel_us): the compare scripts' timing. Their earlier do_bench
     timed calls with CUDA events, which on launches of 16 MB or less held the caller's host time:
     torch.compile's per-shape anchor measured 539-1211 GB/s there (H200, fp32 4096 x 1024 softmax,
-    log-softmax, log-softmax backward) where its kernel runs near 4000 (bench/results/
+    log-softmax, log-softmax backward) where its kernels run at 3400-3700 (bench/results/
     h200-2026-11-30-stream-backward.md)."""
     return kernel_us(fn)[0] / 1000
 

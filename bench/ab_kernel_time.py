@@ -21,7 +21,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import ALGO_LOG, DTYPES, MASK_ADDITIVE, MASK_CAUSAL, CudnnSoftmax, HipSoftmax  # noqa: E402
+from hsm_ctypes import (ALGO_LOG, DTYPES, MASK_ADDITIVE, MASK_CAUSAL, TORCH_DTYPES, CudnnSoftmax, HipSoftmax,  # noqa: E402
+                        parse_case)
 from kernel_timer import rounds  # noqa: E402
 
 F32, BF16, F16 = torch.float32, torch.bfloat16, torch.float16
@@ -33,18 +34,18 @@ SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256),
           (F32, 4096, 127), (F32, 4096, 511), (BF16, 4096, 77), (BF16, 16384, 127), (F16, 65536, 77),
           (F32, 16384, 33), (F32, 65536, 127), (F32, 16384, 255), (F32, 65536, 511), (BF16, 4096, 127),
           (F16, 4096, 255)]
+
+
 def cases_of(args):
     """(dtype, rows, cols, op) from DTYPE:MxN[:OP] arguments, or SHAPES' softmax and log-softmax."""
     if not args:
         return [(dt, m, n, op) for op in ("softmax", "log") for dt, m, n in SHAPES]
-    dts = {"fp32": F32, "bf16": BF16, "fp16": F16}
     first, logs = [], []  # a case without an op: its softmax in order, its log-softmax after all cases
     for a in args:
-        f = a.split(":")
-        m, n = f[1].split("x")
-        first.append((dts[f[0]], int(m), int(n), f[2] if len(f) > 2 else "softmax"))
-        if len(f) == 2:
-            logs.append((dts[f[0]], int(m), int(n), "log"))
+        d, m, n, op = parse_case(a)
+        first.append((TORCH_DTYPES[d], m, n, op or "softmax"))
+        if op is None:
+            logs.append((TORCH_DTYPES[d], m, n, "log"))
     return first + logs
 
 

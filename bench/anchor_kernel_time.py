@@ -27,12 +27,11 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import ALGO_LOG, CudnnSoftmax, HipSoftmax  # noqa: E402
+from hsm_ctypes import ALGO_LOG, TORCH_DTYPES, CudnnSoftmax, HipSoftmax, parse_case  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
-DTS = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 # the family issue's anchor table: log-softmax forward, softmax and log-softmax backward, fp32 and bf16,
 # 4096 x 1K..64K; and the plain forward at 1K and 4K
 CASES = [f"{d}:4096x{n}:{op}" for op in ("log", "bwd", "logbwd") for d in ("fp32", "bf16")
@@ -48,9 +47,8 @@ def main():
           "cuDNN us | copy us | best anchor / hipsoftmax | hipsoftmax kernel | torch.compile kernels |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for case in sys.argv[2:] or CASES:
-        d, shape, op = case.split(":")
-        m, n = (int(v) for v in shape.split("x"))
-        dt = DTS[d]
+        d, m, n, op = parse_case(case)
+        dt = TORCH_DTYPES[d]
         x = torch.randn(m, n, device="cuda", dtype=dt)
         y = torch.empty_like(x)
         fwd = op in ("softmax", "log")

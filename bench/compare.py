@@ -25,7 +25,7 @@ import triton.language as tl
 from triton.runtime import driver
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import CudnnSoftmax, HipSoftmax  # noqa: E402
+from hsm_ctypes import TORCH_DTYPES, CudnnSoftmax, HipSoftmax, parse_case  # noqa: E402
 from kernel_timer import bench_ms  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
@@ -113,12 +113,7 @@ def main():
         shapes.append((torch.float32, 1024, n))
     shapes += [(torch.float32, 32, 1 << 20), (torch.float32, 4, 1 << 23)]
     if len(sys.argv) > 3:
-        dts = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
-        shapes = []
-        for item in sys.argv[3].split(","):
-            dt, mn = item.split(":")
-            m, n = mn.split("x")
-            shapes.append((dts[dt], int(m), int(n)))
+        shapes = [(TORCH_DTYPES[d], m, n) for d, m, n, _ in map(parse_case, sys.argv[3].split(","))]
 
     rows = []
     for dt, m, n in shapes:

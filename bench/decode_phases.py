@@ -25,10 +25,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import HipSoftmax  # noqa: E402
+from hsm_ctypes import TORCH_DTYPES, HipSoftmax, parse_case  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
 
-DTS = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 CASES = ["fp32:8x262144", "fp32:4x262144", "fp32:1x524288", "fp32:64x131072", "bf16:64x128256",
          "bf16:8x262144", "fp32:128x32768", "bf16:4096x262144", "fp32:4096x262144"]
 
@@ -41,9 +40,8 @@ def main():
           "copy/softmax | copy/(read+write) | kernels (softmax, stats, given) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for case in sys.argv[2:] or CASES:
-        d, shape = case.split(":")
-        m, n = (int(v) for v in shape.split("x"))
-        dt = DTS[d]
+        d, m, n, _ = parse_case(case)
+        dt = TORCH_DTYPES[d]
         x = torch.randn(m, n, device="cuda", dtype=dt)
         y = torch.empty_like(x)
         stats = torch.empty(m, 4, device="cuda", dtype=torch.float32)

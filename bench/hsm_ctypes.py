@@ -12,6 +12,15 @@ ALGO_SOFTMAX, ALGO_LOG = 200, 201
 MODE_ROW, MODE_CHANNEL = 250, 251
 MASK_NONE, MASK_ADDITIVE, MASK_CAUSAL, MASK_BOOL = 300, 301, 302, 303
 FLAG_SAFE_ROWS = 1
+# The dtypes as the scripts' DTYPE:MxN[:OP] arguments name them.
+TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def parse_case(arg):
+    """(DTYPE name, rows, cols, OP or None) of a DTYPE:MxN[:OP] argument."""
+    f = arg.split(":")
+    m, n = f[1].split("x")
+    return f[0], int(m), int(n), f[2] if len(f) > 2 else None
 
 
 class Problem(ctypes.Structure):

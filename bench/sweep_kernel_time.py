@@ -18,11 +18,11 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
+from hsm_ctypes import ALGO_LOG, TORCH_DTYPES, HipSoftmax, parse_case  # noqa: E402
 from kernel_timer import rounds  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
-DTS = {"fp32": (torch.float32, "_f32_"), "bf16": (torch.bfloat16, "_bf16_"), "fp16": (torch.float16, "_f16_")}
+TAGS = {"fp32": "_f32_", "bf16": "_bf16_", "fp16": "_f16_"}  # the dtype's tag in kernel names
 
 
 class KernelInfo(ctypes.Structure):
@@ -59,9 +59,8 @@ def main():
     names = kernel_names(h)
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 2 rounds' medians of 60 launches\n")
     for case in sys.argv[2:]:
-        d, shape, op = case.split(":")
-        m, n = (int(v) for v in shape.split("x"))
-        dt, tag = DTS[d]
+        d, m, n, op = parse_case(case)
+        dt, tag = TORCH_DTYPES[d], TAGS[d]
         x = torch.randn(m, n, device="cuda", dtype=dt)
         y = torch.empty_like(x)
         dy = torch.randn_like(x)

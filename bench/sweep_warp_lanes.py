@@ -23,9 +23,8 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_timer import kernel_us  # noqa: E402
-from hsm_ctypes import ALGO_LOG, HipSoftmax  # noqa: E402
+from hsm_ctypes import ALGO_LOG, TORCH_DTYPES, HipSoftmax, parse_case  # noqa: E402
 
-DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 GRID = ([("fp16", m, n, "softmax") for n in (64, 72, 80, 120, 128, 136, 192, 256)
          for m in (2048, 4096, 8192, 16384, 32768, 65536, 262144)] +
         [("bf16", m, n, "softmax") for n in (64, 80, 128, 256) for m in (8192, 32768, 131072)] +
@@ -36,12 +35,7 @@ SUFFIX = {"softmax": "", "log": "_log", "scale": "_fwd", "bwd": "_bwd"}
 def cases_of(args):
     if not args:
         return GRID
-    out = []
-    for a in args:
-        f = a.split(":")
-        m, n = f[1].split("x")
-        out.append((f[0], int(m), int(n), f[2] if len(f) > 2 else "softmax"))
-    return out
+    return [(d, m, n, op or "softmax") for d, m, n, op in map(parse_case, args)]
 
 
 def main():
@@ -52,11 +46,11 @@ def main():
     print("| dtype | op | shape | copy | v1 | v2 | v4 | v8 |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for dt, m, n, op in cases_of(sys.argv[2:]):
-        x = torch.randn(m, n, device="cuda", dtype=DTYPES[dt])
+        x = torch.randn(m, n, device="cuda", dtype=TORCH_DTYPES[dt])
         y = torch.empty_like(x)
         dy = torch.randn_like(x)
         fields = {"algorithm": ALGO_LOG} if op == "log" else {"scale": 0.125} if op == "scale" else {}
-        p = lib.problem(DTYPES[dt], m, n, **fields)
+        p = lib.problem(TORCH_DTYPES[dt], m, n, **fields)
         pack = 16 // x.element_size()
         kernels = [v for v in ("v1", "v2", "v4", "v8") if int(v[1:]) * pack * 32 >= n]  # a warp holds the row
         res = {c: [] for c in kernels + ["copy"]}

@@ -237,6 +237,14 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     __builtin_memcpy(&v, src, 16);
     __builtin_nontemporal_store(v, (u4 *)p);
 }
+/* 16 bytes read at p (16-byte aligned) into dst, marked to stay in L2 before other lines on NVIDIA
+ * (hsm_load16_l2_last there); a plain load here: no AMD GPU was at hand to measure a cache policy. */
+__device__ __forceinline__ void hsm_load16_l2_last(void *dst, const void *p)
+{
+    typedef unsigned int u4 __attribute__((ext_vector_type(4)));
+    const u4 v = *(const u4 *)p;
+    __builtin_memcpy(dst, &v, 16);
+}
 /* SPLIT's tagged pairs (softmax_split.hip): two 64-bit words at p (16-byte aligned), each written and
  * read whole (single-copy atomic at device/agent scope, at the coherent level: past L1/vL1D, which
  * other CUs' writes do not update), in no order between them and with no fence: each word carries
@@ -351,6 +359,23 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     uint4 v;
     __builtin_memcpy(&v, src, 16);
     __stcs(reinterpret_cast<uint4 *>(p), v);
+}
+/* 16 bytes read at p (16-byte aligned) into dst with an L2 eviction priority of evict_last, as
+ * torch.compile's backward reads its rows (its first pass). ROW's backward reads y and dy so: after a
+ * kernel that left L2 full of written lines (a benchmark's flush, or dy's producer), it ran 1.02-1.08x
+ * faster (H200, bench/results/h200-2026-11-30-l2-priority.md); from a clean L2 (Nsight Compute) no
+ * faster and no slower. The lines then stay in L2 ahead of others, as torch.compile's do: a 32-40 MB
+ * working set read next ran 1.07-1.25x slower than after the plain loads (after torch.compile's
+ * kernel 1.05-1.11x); 16-24 MB ones as fast. */
+__device__ __forceinline__ void hsm_load16_l2_last(void *dst, const void *p)
+{
+    uint4 v;
+    uint64_t pol;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+    asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p), "l"(pol));
+    __builtin_memcpy(dst, &v, 16);
 }
 /* SPLIT's tagged pairs, as the AMD twins say: one 16-byte access of two 64-bit words, relaxed at GPU
  * scope (each word single-copy atomic; the load from L2, past L1). */

@@ -165,6 +165,20 @@ __device__ __forceinline__ void hsm_raw_load(hsm_raw<T, VEC, W> &r, const T *p)
     for (int q = 0; q < VEC / P; q++)
         r.piece[q] = *reinterpret_cast<const typename hsm_raw<T, VEC, W>::piece_t *>(p + q * P);
 }
+/* The same, in 16-byte pieces read by hsm_load16_l2_last where L2LAST (ROW's backward) and the
+ * piece is 16 bytes. */
+template <bool L2LAST, typename T, int VEC, bool W>
+__device__ __forceinline__ void hsm_raw_load_l2(hsm_raw<T, VEC, W> &r, const T *p)
+{
+    constexpr int P = hsm_piece<T, VEC>::n;
+    if constexpr (L2LAST && sizeof(typename hsm_raw<T, VEC, W>::piece_t) == 16) {
+#pragma unroll
+        for (int q = 0; q < VEC / P; q++)
+            hsm_load16_l2_last(&r.piece[q], p + q * P);
+    } else {
+        hsm_raw_load<T, VEC, W>(r, p);
+    }
+}
 template <typename T, int VEC, bool W>
 __device__ __forceinline__ float hsm_raw_elem(const hsm_raw<T, VEC, W> &r, int i)
 {
@@ -777,8 +791,11 @@ enum { HSM_BWD_GLOBAL = 0, HSM_BWD_KEEP = 1, HSM_BWD_FROM = 2 };
 /* y and dy of a thread's chunk (the hsm_chunk_load layout), and its share of the row's sum: of dy * y
  * (softmax) or of dy (log-softmax). Columns outside the row hold 0 and add nothing. Loads first,
  * conversions after, as in hsm_fwd_chunk_load_m. Y: y is read at all (log-softmax's sum needs dy
- * alone); CM: where the packs come from and go (above), with YC: the cache holds y's packs too. */
-template <typename T, typename TD, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false>
+ * alone); CM: where the packs come from and go (above), with YC: the cache holds y's packs too;
+ * L2LAST: the tensors' packs read with L2 priority evict_last (hsm_load16_l2_last: ROW's; SPLIT's
+ * backward ran 0.65x with it, bf16 64 x 128256, and ONLINE's no faster). */
+template <typename T, typename TD, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false,
+          bool L2LAST = false>
 __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr, int64_t col0, int64_t cols, int lane,
                                                       int width, float *yv, float *dv, int log, int64_t wrap,
                                                       unsigned char *cache)
@@ -799,14 +816,14 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
                 if constexpr (CM == HSM_BWD_FROM && YC)
                     yp[p] = cy[at];
                 else
-                    hsm_raw_load<T, VEC>(yp[p], yr + col);
+                    hsm_raw_load_l2<L2LAST>(yp[p], yr + col);
                 if constexpr (CM == HSM_BWD_KEEP && YC)
                     cy[at] = yp[p];
             }
             if constexpr (CM == HSM_BWD_FROM)
                 dp[p] = cd[at];
             else
-                hsm_raw_load<TD, VEC>(dp[p], dr + col);
+                hsm_raw_load_l2<L2LAST>(dp[p], dr + col);
             if constexpr (CM == HSM_BWD_KEEP)
                 cd[at] = dp[p];
         } else { /* zeros: add nothing, and are never written */
@@ -832,21 +849,21 @@ __device__ __forceinline__ float hsm_bwd_chunk_load_t(const T *yr, const TD *dr,
 }
 
 /* The chunk load of dy's dtype; columns [0, cols) of the row are read. */
-template <typename T, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false>
+template <typename T, int VEC, int C, bool Y = true, int CM = HSM_BWD_GLOBAL, bool YC = false, bool L2LAST = false>
 __device__ __forceinline__ float hsm_bwd_chunk_load(const hsm_args &a, const T *yr, const void *drow, int64_t col0,
                                                     int64_t cols, int lane, int width, float *yv, float *dv,
                                                     int64_t wrap = 0, unsigned char *cache = nullptr)
 {
     switch (a.op.in2_dtype) {
     case HSM_F16:
-        return hsm_bwd_chunk_load_t<T, hsm_f16, VEC, C, Y, CM, YC>(yr, (const hsm_f16 *)drow, col0, cols, lane, width,
-                                                                   yv, dv, a.op.log, wrap, cache);
+        return hsm_bwd_chunk_load_t<T, hsm_f16, VEC, C, Y, CM, YC, L2LAST>(yr, (const hsm_f16 *)drow, col0, cols, lane,
+                                                                           width, yv, dv, a.op.log, wrap, cache);
     case HSM_BF16:
-        return hsm_bwd_chunk_load_t<T, hsm_bf16, VEC, C, Y, CM, YC>(yr, (const hsm_bf16 *)drow, col0, cols, lane,
-                                                                    width, yv, dv, a.op.log, wrap, cache);
+        return hsm_bwd_chunk_load_t<T, hsm_bf16, VEC, C, Y, CM, YC, L2LAST>(yr, (const hsm_bf16 *)drow, col0, cols,
+                                                                            lane, width, yv, dv, a.op.log, wrap, cache);
     default:
-        return hsm_bwd_chunk_load_t<T, float, VEC, C, Y, CM, YC>(yr, (const float *)drow, col0, cols, lane, width, yv,
-                                                                 dv, a.op.log, wrap, cache);
+        return hsm_bwd_chunk_load_t<T, float, VEC, C, Y, CM, YC, L2LAST>(yr, (const float *)drow, col0, cols, lane,
+                                                                         width, yv, dv, a.op.log, wrap, cache);
     }
 }
 

@@ -514,9 +514,10 @@ __device__ __forceinline__ void hsm_row_fwd_body(const hsm_args a)
 
 /* The backward: y and dy of the row held (2C values per thread), one sum, dx written. Two reduction
  * buffers alternate between rows: a warp may start the next row's reduction while another still reads
- * this one's. P: peeled, rows at any element offset (hsm_peel_col, as hsm_row_body's) with dy's and
- * dx's rows at the same offset as y's from their own accesses (the plan's condition): packs read and
- * written where they lie wholly in the row, the edge elements one a thread. */
+ * this one's. y and dy are read with L2 priority evict_last (hsm_load16_l2_last says why). P: peeled,
+ * rows at any element offset (hsm_peel_col, as hsm_row_body's) with dy's and dx's rows at the same
+ * offset as y's from their own accesses (the plan's condition): packs read and written where they lie
+ * wholly in the row, the edge elements one a thread. */
 template <typename T, int VEC, int C, bool P = false>
 __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
 {
@@ -530,7 +531,9 @@ __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
         const T *yr = y + row * a.x_stride;
         const void *dr = hsm_in2_row(a, row);
         const int lead = hsm_line_lead<T, VEC>(yr);
-        float ls = hsm_bwd_chunk_load<T, VEC, C>(a, yr, dr, -lead, bound, threadIdx.x, blockDim.x, yv, dv, wrap);
+        float ls = hsm_bwd_chunk_load<T, VEC, C, true, HSM_BWD_GLOBAL, false, true>(a, yr, dr, -lead, bound,
+                                                                                    threadIdx.x, blockDim.x, yv, dv,
+                                                                                    wrap);
         float ey = 0.0f, ed = 0.0f;
         const int ec = P ? hsm_peel_col<VEC>(lead, a.cols) : -1;
         if constexpr (P)
@@ -557,7 +560,8 @@ __device__ __forceinline__ void hsm_row_bwd_body(const hsm_args a)
  * 32K columns fit one block. Rows as hsm_row_bwd_body's peeled ones (lead, wrap, the edge elements
  * one a thread), at any element offset: a row on 16 bytes has no edge element, and the same kernel
  * without the edges' code spilled 40-56 bytes at C = 32 in bf16 (sm_90, 0.84-0.91x on 2K-8K rows),
- * where this one takes 60 registers and none. */
+ * where this one takes 60 registers and none. y and dy read with L2 priority evict_last, as in
+ * hsm_row_bwd_body. */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
 {
@@ -580,8 +584,9 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
             if (p == 0 && col < 0)
                 col += wrap;
             if ((unsigned)col < (unsigned)bound) {
-                const hsm_pack<uint32_t, 4> py = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(yr + col);
-                const hsm_pack<uint32_t, 4> pd = *reinterpret_cast<const hsm_pack<uint32_t, 4> *>(dr + col);
+                hsm_pack<uint32_t, 4> py, pd;
+                hsm_load16_l2_last(&py, yr + col);
+                hsm_load16_l2_last(&pd, dr + col);
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
                     wy[4 * p + i] = py.v[i];

@@ -365,8 +365,8 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
  * kernel that left L2 full of written lines (a benchmark's flush, or dy's producer), it ran 1.02-1.08x
  * faster (H200, bench/results/h200-2026-11-30-l2-priority.md); from a clean L2 (Nsight Compute) no
  * faster and no slower. The lines then stay in L2 ahead of others, as torch.compile's do: a 32-40 MB
- * working set read next ran 1.07-1.25x slower than after the plain loads (after torch.compile's
- * kernel 1.05-1.11x); 16-24 MB ones as fast. */
+ * working set read next ran 1.05-1.25x slower than after the plain loads (after torch.compile's
+ * kernel 1.04-1.11x); 16-24 MB ones as fast. */
 __device__ __forceinline__ void hsm_load16_l2_last(void *dst, const void *p)
 {
     uint4 v;

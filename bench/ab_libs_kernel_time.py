@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Kernel time of several hipsoftmax libraries side by side (builds of one change's variants, or a
+change and the library before it), with torch.compile compiled for each shape and a copy of x's
+bytes, in one process. Each provider runs 60 times a round, each launch after the timer's L2 flush
+(bench/kernel_timer.py), three rounds in turn; the table gives the median of the rounds' medians.
+
+--rotate=N: each library call takes the next of N sets of buffers, so no line a call leaves in L2
+is one the next call reads (a check that a cache hint's gain is not the next launch finding its
+inputs in L2). Each library's output is checked against torch.compile's first.
+
+Usage: python3 bench/ab_libs_kernel_time.py [--rotate=N] NAME=LIB.so ... -- DTYPE:MxN:OP ...
+OP: softmax, log (forward), bwd, logbwd (backward of softmax, log-softmax). Columns: each library's
+us, torch.compile's, the copy's, each library's speed over the first's (time ratio), the fastest
+library's speed over torch.compile's, and its GB/s (bytes the op must move) over the copy's.
+"""
+import sys
+
+import torch
+
+from hsm_ctypes import ALGO_LOG, HipSoftmax, TORCH_DTYPES
+from kernel_timer import rounds
+from torch_anchor import OPS, for_shape
+
+BWD = ("bwd", "logbwd")
+
+
+def library_call(h, dt, m, n, op, sets):
+    """One library's launch on the next buffer set in turn."""
+    p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op in ("log", "logbwd") else {}))
+    turn = [0]
+
+    def call():
+        x, y, dy, out = sets[turn[0] % len(sets)]
+        turn[0] += 1
+        return h.backward(p, y, dy, out) if op in BWD else h.forward(p, x, out)
+    return call
+
+
+def run_case(libs, case, rot):
+    d, mn, op = case.split(":")
+    m, n = map(int, mn.split("x"))
+    dt = TORCH_DTYPES[d]
+    torch.manual_seed(0)
+    x = torch.randn(m, n, device="cuda", dtype=dt)
+    y = (torch.softmax if op == "bwd" else torch.log_softmax)(x.float(), -1).to(dt)
+    dy = torch.randn_like(x)
+    out = torch.empty_like(x)
+    sets = [(x, y, dy, out)] + [(x.clone(), y.clone(), dy.clone(), torch.empty_like(x)) for _ in range(rot - 1)]
+    tc = for_shape(OPS[op])
+    prov = {"tc": (lambda: tc(y, dy)) if op in BWD else (lambda: tc(x))}
+    want = prov["tc"]().float()
+    tol = (1e-4 if dt == torch.float32 else 2e-2) * max(1.0, want.abs().max().item())
+    for k, h in libs.items():
+        prov[k] = library_call(h, dt, m, n, op, sets[:1])
+        prov[k]()  # the first set: out
+        err = (out.float() - want).abs().max().item()
+        if err > tol:
+            print(f"MISMATCH {k} {case}: max err {err}")
+        prov[k] = library_call(h, dt, m, n, op, sets)
+    prov["copy"] = lambda: out.copy_(x)
+    res = rounds(prov)
+    us = {k: t for k, (t, _) in res.items()}
+    names = list(libs)
+    best = min(names, key=lambda k: us[k])
+    moved = (3 if op in BWD else 2) * x.numel() * x.element_size()
+    copy_gbs = 2 * x.numel() * x.element_size() / us["copy"]
+    print(f"| {case} | " + " | ".join(f"{us[k]:.2f}" for k in names) + f" | {us['tc']:.2f} | {us['copy']:.2f} | " +
+          " | ".join(f"{us[names[0]] / us[k]:.3f}" for k in names[1:]) +
+          f" | {best} {us['tc'] / us[best]:.3f} | {100 * moved / us[best] / copy_gbs:.1f} | {res[names[0]][1]} |",
+          flush=True)
+
+
+def main():
+    args = sys.argv[1:]
+    rot = int(args.pop(0).split("=")[1]) if args and args[0].startswith("--rotate=") else 1
+    sep = args.index("--")
+    libs = {a.split("=", 1)[0]: HipSoftmax(a.split("=", 1)[1]) for a in args[:sep]}
+    names = list(libs)
+    print(f"Kernel time (CUPTI) us on {torch.cuda.get_device_name()}; 3 rounds x 60 launches, each after an L2 "
+          f"flush; {rot} buffer set(s) in turn")
+    print("| case | " + " | ".join(names) + " | torch.compile | copy | " +
+          " | ".join(f"{k}/{names[0]}" for k in names[1:]) + " | fastest library: torch.compile/it | "
+          "its GB/s over the copy's (%) | kernel |")
+    print("|---" * (len(names) * 2 + 5) + "|")
+    for case in args[sep + 1:]:
+        run_case(libs, case, rot)
+
+
+if __name__ == "__main__":
+    main()

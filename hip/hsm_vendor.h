@@ -237,8 +237,9 @@ __device__ __forceinline__ void hsm_store16_streaming(void *p, const void *src)
     __builtin_memcpy(&v, src, 16);
     __builtin_nontemporal_store(v, (u4 *)p);
 }
-/* 16 bytes read at p (16-byte aligned) into dst, marked to stay in L2 before other lines on NVIDIA
- * (hsm_load16_l2_last there); a plain load here: no AMD GPU was at hand to measure a cache policy. */
+/* 16 bytes read at p (16-byte aligned) into dst: on NVIDIA with an L2 priority that keeps the line
+ * ahead of others (hsm_load16_l2_last there); a plain load here, as no AMD GPU was at hand to measure a
+ * cache policy. */
 __device__ __forceinline__ void hsm_load16_l2_last(void *dst, const void *p)
 {
     typedef unsigned int u4 __attribute__((ext_vector_type(4)));

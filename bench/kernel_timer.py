@@ -10,11 +10,10 @@ from torch.profiler import ProfilerActivity, profile
 FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
 
 
-def kernel_us(fn, n=60):
-    """(median over n launches of fn's GPU time, its kernels' names joined by " + "): a launch's time is
-    the sum of its kernels' (torch.compile's code may launch several). The flush adds to FLUSH, a
-    kernel no provider launches (a zeroing flush would share its name with a provider's fill), and
-    the kernels after each flush, up to the next, are that launch's."""
+def launches(fn, n=60):
+    """The kernels of each of n launches of fn, each after the flush: a list of n lists of (name, us).
+    The flush adds to FLUSH, a kernel no provider launches (a zeroing flush would share its name with a
+    provider's fill), and the kernels after each flush, up to the next, are that launch's."""
     fn()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -25,17 +24,27 @@ def kernel_us(fn, n=60):
     ev = sorted((e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
                 key=lambda e: e.time_range.start)
     flush = ev[0].name
-    runs, names = [], []
+    runs = []
     for e in ev:
         if e.name == flush:
-            runs.append(0.0)
+            runs.append([])
         elif runs:
-            runs[-1] += e.time_range.elapsed_us()
-            if e.name not in names:
-                names.append(e.name)
+            runs[-1].append((e.name, e.time_range.elapsed_us()))
     if len(runs) != n:
         raise RuntimeError(f"{len(runs)} flushes seen for {n}")
-    return statistics.median(runs), " + ".join(names)
+    return runs
+
+
+def kernel_us(fn, n=60):
+    """(median over n launches of fn's GPU time, its kernels' names joined by " + "): a launch's time is
+    the sum of its kernels' (torch.compile's code may launch several; launches() says which)."""
+    runs = launches(fn, n)
+    names = []
+    for run in runs:
+        for name, _ in run:
+            if name not in names:
+                names.append(name)
+    return statistics.median(sum(us for _, us in run) for run in runs), " + ".join(names)
 
 
 def bench_ms(fn):

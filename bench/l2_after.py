@@ -10,20 +10,19 @@ import statistics
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 from hsm_ctypes import HipSoftmax
-from kernel_timer import FLUSH
+from kernel_timer import launches
 from torch_anchor import OPS, for_shape
 
 M = N = 4096
 
 
 def step_of(k, libs, tc, y, dy, dx, A):
+    """One iteration after the flush: provider k's backward (none for "none"), A.neg_(), A.sum()."""
     p = libs[k].problem(torch.bfloat16, M, N) if k in libs else None
 
     def step():
-        FLUSH.add_(1)
         if p is not None:
             libs[k].backward(p, y, dy, dx)
         elif k == "tc":
@@ -34,22 +33,11 @@ def step_of(k, libs, tc, y, dy, dx, A):
 
 
 def medians(step, n=40):
-    """Median kernel time of the backward, A.neg_ and A.sum over n steps (kernels after each flush)."""
-    step()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(n):
-            step()
-        torch.cuda.synchronize()
-    ev = sorted((e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
-                key=lambda e: e.time_range.start)
+    """Median kernel time of the backward, A.neg_ and A.sum over n steps, each after the flush."""
     t = {"neg": [], "sum": [], "bwd": []}
-    flush = ev[0].name
-    for e in ev[1:]:
-        if e.name == flush:
-            continue
-        q = "bwd" if "hsm_" in e.name or "triton" in e.name else "sum" if "reduce" in e.name else "neg"
-        t[q].append(e.time_range.elapsed_us())
+    for run in launches(step, n):
+        for name, us in run:
+            t["bwd" if "hsm_" in name or "triton" in name else "sum" if "reduce" in name else "neg"].append(us)
     return {q: (statistics.median(v) if v else float("nan")) for q, v in t.items()}
 
 

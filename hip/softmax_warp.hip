@@ -567,6 +567,94 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     }
 }
 
+/* dx of a row held as words (hsm_warp_packed_bwd_body), pack by pack, in y's dtype. */
+template <typename T, int NP, int LOG>
+__device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *xr, int cols, int lane,
+                                                          const uint32_t *wy, const uint32_t *wd, float s)
+{
+    constexpr int E = 16 / (int)sizeof(T), W = HSM_WARP_SIZE;
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * W + lane) * E;
+        if (col < cols) {
+            float o[E];
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                o[e] = hsm_bwd_value<LOG>(hsm_word_elem<T>(wy + 4 * p, e), hsm_word_elem<T>(wd + 4 * p, e), s,
+                                          a.op.scale);
+            hsm_store<T, E>(xr + col, o, 1.0f);
+        }
+    }
+}
+
+/* The plain backward (dy and dx in y's dtype; no alpha/beta, no statistics; scale and log-softmax at
+ * run time) on rows on 16 bytes of whole packs, one row a warp, y and dy held as stored: C values a
+ * lane in packs of 16 bytes, pack p of lane l at column (p W + l) E, as in the packed forward.
+ * hsm_warp_bwd_body and ROW's backward serve every option: per row they work out a row's lead and
+ * its edge element, 64-bit columns, dy's and dx's dtype, the blend; at 4096 x 1024 ROW's kernel
+ * issued 3.2x the instructions torch.compile's one-warp kernel did for the same bytes (Nsight
+ * Compute, H200: 3.18M against 1.00M, issue slots 73% busy against 26%) and ran 7-8% slower, with a
+ * block's reduction through shared memory and a barrier where a warp's needs neither.
+ * Here a row's loads are issued first, its sum is shuffles alone, and a block holds several rows. y
+ * and dy are read with L2 priority evict_last, as in ROW's backward (hsm_load16_l2_last): with plain
+ * loads rows of up to 512 columns ran 0.83x as fast, longer ones 0.97-1.02x
+ * (bench/results/h200-2026-11-30-warp-packed-bwd.md). */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
+{
+    constexpr int E = 16 / (int)sizeof(T), NP = C / E, NW = 4 * NP, W = HSM_WARP_SIZE;
+    const int lane = threadIdx.x % W, cols = (int)a.cols; /* cols <= W C: the plan's */
+    const int64_t warps = blockDim.x / W;
+    uint32_t wy[NW], wd[NW];
+    for (int64_t row = (int64_t)blockIdx.x * warps + threadIdx.x / W; row < a.rows; row += gridDim.x * warps) {
+        const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
+        /* Every load in flight before the first is used; zeros past the row add nothing to the sum. */
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            const int col = (p * W + lane) * E;
+            hsm_pack<uint32_t, 4> py, pd;
+            if (col < cols) {
+                hsm_load16_l2_last(&py, yr + col);
+                hsm_load16_l2_last(&pd, dr + col);
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    py.v[i] = pd.v[i] = 0u;
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                wy[4 * p + i] = py.v[i];
+                wd[4 * p + i] = pd.v[i];
+            }
+        }
+        float s = 0.0f;
+        if (a.op.log) {
+#pragma unroll
+            for (int e = 0; e < E * NP; e++)
+                s += hsm_word_elem<T>(wd, e);
+        } else {
+#pragma unroll
+            for (int e = 0; e < E * NP; e++)
+                s += hsm_word_elem<T>(wd, e) * hsm_word_elem<T>(wy, e);
+        }
+        s = hsm_warp_sum(s, W);
+        /* Hidden from the optimizer after the sum, so dx converts them again rather than keeping
+         * their floats: with plain loads that took bf16 C = 32 from 78 registers to 64 (sm_90); with
+         * the evict_last loads it takes 77 either way, nearly the same code, and this is the code
+         * measured. */
+#pragma unroll
+        for (int i = 0; i < NW; i++) {
+            wy[i] = hsm_opaque(wy[i]);
+            wd[i] = hsm_opaque(wd[i]);
+        }
+        T *xr = (T *)a.y + row * a.y_stride;
+        if (a.op.log)
+            hsm_warp_packed_bwd_store<T, NP, 1>(a, xr, cols, lane, wy, wd, s);
+        else
+            hsm_warp_packed_bwd_store<T, NP, 0>(a, xr, cols, lane, wy, wd, s);
+    }
+}
+
 /* BOUNDS: a kernel's launch bounds, HSM_WARP_BOUNDS for all but fp32's small plain and log kernels. */
 #define HSM_WARP_BOUNDS __launch_bounds__(HSM_WARP_BLOCK)
 #define HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, BOUNDS)                                              \
@@ -690,6 +778,17 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
 #define HSM_WARP_PACKED_ENTRIES(SFX, DT)                                                              \
     HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p32_fwd, DT, 32), HSM_WARP_PACKED_ENTRY(hsm_warp_##SFX##_p64_fwd, DT, 64)
 
+/* The packed backward (hsm_warp_packed_bwd_body), _p<C>_bwd: 16 and 32 values a lane, rows that need
+ * the whole warp (on 32 lanes rows of 257-512 and 513-1024 columns, on 64 lanes 513-1024 and
+ * 1025-2048). Its `lanes` is the warp size, as the packed forward's. */
+#define HSM_WARP_PACKED_BWD_KERNEL(NAME, T, C)                                                        \
+    extern "C" __global__ void __launch_bounds__(HSM_WARP_BLOCK) NAME(hsm_args a)                    \
+    {                                                                                                 \
+        hsm_warp_packed_bwd_body<T, C>(a);                                                            \
+    }
+#define HSM_WARP_PACKED_BWD_ENTRY(NAME, DT, VEC, C)                                                   \
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_BWD, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, 0, 0, HSM_WARP_SIZE, 0}
+
 HSM_WARP_ALL(f32, float, 4, HSM_WARP_SMALL_BOUNDS)
 HSM_WARP_ALL(f16, hsm_f16, 8, HSM_WARP_BOUNDS)
 HSM_WARP_ALL(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
@@ -705,6 +804,12 @@ HSM_WARP_FLAT_SET(f16, _log, hsm_f16, true)
 HSM_WARP_FLAT_SET(bf16, _log, hsm_bf16, true)
 HSM_WARP_PACKED_SET(f16, hsm_f16)
 HSM_WARP_PACKED_SET(bf16, hsm_bf16)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_f32_p16_bwd, float, 16)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_f32_p32_bwd, float, 32)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_f16_p16_bwd, hsm_f16, 16)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_f16_p32_bwd, hsm_f16, 32)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_bf16_p16_bwd, hsm_bf16, 16)
+HSM_WARP_PACKED_BWD_KERNEL(hsm_warp_bf16_p32_bwd, hsm_bf16, 32)
 
 static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_ALL_ENTRIES(f32, HSM_F32, 4),
@@ -722,6 +827,12 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_FLAT_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16, 8),
     HSM_WARP_PACKED_ENTRIES(f16, HSM_F16),
     HSM_WARP_PACKED_ENTRIES(bf16, HSM_BF16),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_f32_p16_bwd, HSM_F32, 4, 16),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_f32_p32_bwd, HSM_F32, 4, 32),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_f16_p16_bwd, HSM_F16, 8, 16),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_f16_p32_bwd, HSM_F16, 8, 32),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_bf16_p16_bwd, HSM_BF16, 8, 16),
+    HSM_WARP_PACKED_BWD_ENTRY(hsm_warp_bf16_p32_bwd, HSM_BF16, 8, 32),
 };
 
 extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)

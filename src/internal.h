@@ -107,6 +107,8 @@ typedef struct hsm_req {
     int64_t out_es;    /* the row backward: dx's element bytes; else 0 */
     int dy_as_y;       /* the row backward of 16-bit y with dy in y's dtype: ROW's vector kernels are the
                           ones that hold both as stored (hsm_kernel.dy_as_y), which take no other dy */
+    int plain_bwd;     /* the backward with dy and dx in y's dtype, no alpha/beta and no statistics (scale
+                          and log-softmax allowed): the only one WARP's packed backward kernels serve */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

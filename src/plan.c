@@ -38,6 +38,10 @@
  *   call but the one-pass ones, only rows longer than HSM_FEW_ROWS_ROW_MAX_BYTES or than ROW holds
  *   (ROW below). */
 #define HSM_WARP_MAX_COLS 512
+/* The plain backward's rows WARP's packed kernels take, at most (plan_auto): 4 KB, fp32 rows of 1024
+ * columns, the longest measured (16-bit rows of 2048 columns on 32 lanes of 64 values ran no faster
+ * than ROW's kernel: bench/results/h200-2026-11-30-warp-packed-bwd.md). */
+#define HSM_WARP_PACKED_BWD_MAX_BYTES 4096
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
@@ -177,6 +181,7 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
             s->k->peel == q->peel && (s->k->flat != 0) == (q->flat != 0) &&
             ((s->k->lanes != 0) == (q->packed != 0) || h->forced_kernel[0] != '\0') && s->have_meta &&
             !(q->no_raw && holds_raw(s->k)) && !(q->given && !takes_given(s->k)) && words_match(h, q, s->k) &&
+            !(s->k->lanes != 0 && s->k->kop == HSM_KOP_BWD && !q->plain_bwd) &&
             (h->forced_kernel[0] == '\0' || strcmp(h->forced_kernel, s->k->name) == 0))
             return s;
     return NULL;
@@ -275,8 +280,10 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
          * four rows lets each SM take more as its rows end (H200, same run against the resident
          * grid, bench/results/h200-2026-11-29-causal-grid.md: bf16 131072 x 1024 1.08x, 131072 x
          * 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches 1.05-1.08x). */
-        const int64_t cap = is_plain_kop(s->k->kop) || (q->causal && s->k->lanes != 0) ? HSM_WARP_MAX_GRID
-                                                                                        : (int64_t)h->dev.num_cus * bpc;
+        const int64_t cap =
+            is_plain_kop(s->k->kop) || (s->k->lanes != 0 && (q->causal || s->k->kop == HSM_KOP_BWD))
+                ? HSM_WARP_MAX_GRID
+                : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(ceil_div(rows, block / w), cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same
@@ -820,6 +827,21 @@ static int online_takes(const struct hipsoftmax_context *h, const hsm_req *q, in
 static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                    int64_t cols, int lead, hsm_plan *out)
 {
+    /* WARP's packed backward (one row a warp, hip/softmax_warp.hip says why) for the plain backward's
+     * rows of up to HSM_WARP_PACKED_BWD_MAX_BYTES that need the whole warp (on 32 lanes rows of
+     * 257-1024 columns, every dtype), before WARP's other kernels and ROW's. H200, kernel time, same
+     * run against the library before (bench/results/h200-2026-11-30-warp-packed-bwd.md): 1.08-1.32x
+     * where WARP's kernels took the rows (257-512 columns: bf16 4096 x 512 5.65 -> 4.35 us, 131072 x
+     * 512 1.08x), 1.01-1.05x on 4096 rows of 768-1024 columns where ROW's did, 1.01-1.17x on
+     * 256-1024 rows, 0.997-1.007x on 16384-65536 rows of 1024 columns. On 64 lanes (rows to 2048
+     * columns) nothing was measured. */
+    if (q->plain_bwd && q->vec > 1 && !q->peel &&
+        (h->forced_kernel[0] != '\0' || cols * elem_bytes(q->dt) <= HSM_WARP_PACKED_BWD_MAX_BYTES)) {
+        hsm_req qp = *q;
+        qp.packed = 1;
+        if (plan_warp(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+    }
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     /* WARP's packed forward (one row a warp, hip/softmax_warp.hip says why) for the causal 16-bit rows
@@ -901,6 +923,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     hsm_req qv = *q;
     qv.vec = (int)(16 / elem_bytes(q->dt));
     qv.peel = 0;
+    qv.plain_bwd = 0; /* WARP's packed backward has no peeled twins: the plan its rows had without it */
     hsm_plan aligned;
     memset(&aligned, 0, sizeof aligned);
     /* The room SPLIT's forward takes for rows off their line: rows at any offset are off it (the
@@ -1296,6 +1319,8 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     q.keep_es = bwd ? (int64_t)hsm_dtype_size(p->dy_dtype) + (is_log ? 0 : (int64_t)es) : 0;
     q.out_es = bwd ? (int64_t)hsm_dtype_size(p->x_dtype) : 0;
     q.dy_as_y = bwd && es == 2 && p->dy_dtype == p->y_dtype;
+    q.plain_bwd = bwd && !hsm_op_stats_only(call->op) && p->dy_dtype == p->y_dtype && p->x_dtype == p->y_dtype &&
+                  p->alpha == 1.0f && p->beta == 0.0f && p->stats == NULL && p->stats_in == NULL;
     /* SPLIT lays each row out from the 128-byte line that holds its start (hsm_line_lead in the
      * kernels), which takes up to a line less one access more room where rows can start off a line.
      * The backward lays rows out from their first column. */
@@ -1334,6 +1359,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
         q.keep_es = 0;
         q.out_es = 0;
         q.dy_as_y = 0;
+        q.plain_bwd = 0;
         q.no_raw = 0;
         q.given = 0;
         q.one_pass = 0;

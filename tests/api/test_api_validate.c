@@ -342,7 +342,8 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
  * row (32 values a lane) where the rows give every SM/CU HSM_ROW_WARP_A_ROW_WARPS warps (65536 rows
  * are past that on every target), two warps of 16 values on fewer (1024 rows are short of it on every
  * target); rows off 16 bytes (781 columns, dense) take the peeled twins alike. The backward keeps
- * blocks of at least 64 threads. A 64-lane wave is the least block either way. */
+ * blocks of at least 64 threads (one with alpha/beta here: the plain backward takes WARP's packed
+ * kernels, test_packed_bwd_plan). A 64-lane wave is the least block either way. */
 static void test_row_warp_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
@@ -357,6 +358,8 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
         hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, cases[i].rows, cases[i].cols);
         if (cases[i].log)
             p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        if (cases[i].bwd)
+            p.alpha = 0.5f, p.beta = 0.5f;
         EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
                       HIPSOFTMAX_STATUS_SUCCESS);
         const int want = warp == 32 ? cases[i].block_nv : 64;
@@ -364,6 +367,57 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
             fprintf(stderr, "fp32 %lldx%lld (log %d, bwd %d): %s, family %d, %d threads a row, want %d\n",
                     cases[i].rows, cases[i].cols, cases[i].log, cases[i].bwd, info.kernel, (int)info.family,
                     info.block, want);
+            failures++;
+        }
+    }
+}
+
+/* WARP's packed backward (plan.c's plan_auto): the plain backward (dy and dx in y's dtype, no
+ * alpha/beta, no statistics; scale and log-softmax allowed) of rows on 16 bytes of up to 4 KB that
+ * need the whole warp: p16 on 32 lanes for 257-512 columns, p32 for 513-1024, on 64 lanes 513-1024
+ * and 1025-2048; any other backward of those rows, and rows it does not take, another kernel. */
+static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int variant; /* 0 plain, 1 log-softmax, 2 scale, 3 alpha/beta, 4 fp32 dy, 5 bf16 dx (f32 y), 6 statistics given */
+        int want;    /* packed values a lane expected on 32 lanes (0: not the packed kernels) */
+        int want64;  /* the same on 64 lanes */
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 0, 32, 16}, {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 32, 16},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 512, 2, 16, 0},    {HIPSOFTMAX_DTYPE_F32, 4096, 1024, 0, 32, 16},
+                 {HIPSOFTMAX_DTYPE_F32, 65536, 304, 1, 16, 0},   {HIPSOFTMAX_DTYPE_BF16, 64, 768, 0, 32, 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0, 32},  {HIPSOFTMAX_DTYPE_F32, 4096, 2048, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 256, 0, 0, 0},    {HIPSOFTMAX_DTYPE_BF16, 4096, 1000, 0, 32, 16},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1020, 0, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 3, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 4, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 4096, 1024, 5, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 6, 0, 0}};
+    static float records[8] __attribute__((aligned(16)));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        switch (cases[i].variant) {
+        case 1: p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX; break;
+        case 2: p.scale = 0.125f; break;
+        case 3: p.alpha = 2.0f, p.beta = 0.5f; break;
+        case 4: p.dy_dtype = HIPSOFTMAX_DTYPE_F32; break;
+        case 5: p.x_dtype = HIPSOFTMAX_DTYPE_BF16; break;
+        case 6: p.stats_in = records; break;
+        default: break;
+        }
+        EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        const int want = warp == 32 ? cases[i].want : cases[i].want64;
+        char name[64] = "";
+        if (want != 0)
+            snprintf(name, sizeof name, "_p%d_bwd", want);
+        const int packed = strstr(info.kernel, "_p16_bwd") != NULL || strstr(info.kernel, "_p32_bwd") != NULL;
+        if (want != 0 ? info.family != HIPSOFTMAX_FAMILY_WARP || strstr(info.kernel, name) == NULL ||
+                            info.group_width != warp
+                      : packed) {
+            fprintf(stderr, "backward %lldx%lld (dtype %d, variant %d): %s on %d lanes, want %s\n", cases[i].rows,
+                    cases[i].cols, (int)cases[i].dt, cases[i].variant, info.kernel, info.group_width,
+                    want != 0 ? name : "another kernel");
             failures++;
         }
     }
@@ -890,6 +944,7 @@ int main(void)
         test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);

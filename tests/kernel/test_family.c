@@ -9,7 +9,8 @@
  * layout; alpha/beta blending (beta = 0 over a NaN-poisoned y, which must not leak in); every other
  * output dtype; safe rows over fully masked rows; row statistics; sharded rows (three column shards:
  * hipsoftmax_forward_stats, the records gathered, hipsoftmax_forward with stats_in). Backward: softmax
- * and log-softmax; scale with alpha/beta; every (dy, dx) dtype pair; in place (dx == dy); sharded.
+ * and log-softmax; scale alone and with alpha/beta; every (dy, dx) dtype pair; in place (dx == dy);
+ * sharded.
  *
  * Every device buffer is allocated to the byte its tensor spans (no slack after the last row), so
  * under compute-sanitizer any read past a row or a tensor is reported.
@@ -528,6 +529,9 @@ static void backward_matrix(hipsoftmax_handle h, test_dtype t, const shape *sh, 
             k = base, k.layout = l, k.log = l % 2;
             run_backward(h, &k);
         }
+        /* scale alone (WARP's packed backward serves it; alpha/beta it does not) */
+        k = base, k.layout = (i + 2) % LAYOUT_COUNT, k.scale = 0.125f, k.log = i % 2;
+        run_backward(h, &k);
         k = base, k.layout = i % 3, k.scale = 0.125f, k.alpha = 1.5f, k.beta = -0.5f;
         run_backward(h, &k);
         k = base, k.layout = (i + 1) % 3, k.scale = 2.0f, k.alpha = 0.5f, k.beta = 0.25f, k.log = 1;

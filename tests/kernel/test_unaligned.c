@@ -1,14 +1,15 @@
 /* kernel.unaligned.<dtype>.<fwd|bwd>.<vendor>: every kernel the library has (hipsoftmax_kernel_count,
  * hipsoftmax_get_kernel_info), forced alone with hipsoftmax_set_kernel, on rows whose length is a
- * multiple of no vector width (12345, 781, 2001, 50257, 4097, 77, 33 and 1 columns: issue 14's shapes,
- * WARP's short rows and the edges of WARP's and ROW's ranges), in these layouts:
+ * multiple of no vector width (12345, 781, 2001, 50257, 4097, 509, 77, 33 and 1 columns: issue 14's
+ * shapes, WARP's short rows and the edges of WARP's and ROW's ranges), in these layouts:
  *   dense;  every stride cols + 1;  every stride cols + 3 with each tensor 1, 2 or 3 elements into
  *   its allocation;  the input's stride cols + 1 with a dense output (backward: y cols + 1, dy
  *   cols + 3, dx dense);  dense with each tensor 1, 2 or 3 elements into its allocation (WARP's
  *   staged kernels: x's and y's spans at different offsets),
  * so that consecutive rows start at every alignment and x and y are misaligned differently; and their
- * aligned neighbours (12344, 784, 2000, 50256, 4096, 32: every vector width divides them; 784 and 2000
- * are WARP's packed p32 and p64 rows on NVIDIA, 2000 and 4096 on 64-lane waves) dense, and with
+ * aligned neighbours (12344, 784, 2000, 50256, 4096, 512, 32: every vector width divides them; 784
+ * and 2000 are WARP's packed p32 and p64 rows on NVIDIA, 2000 and 4096 on 64-lane waves, 512 and 784
+ * its packed backward's p16 and p32 rows on NVIDIA, 784 and 2000 on 64-lane waves) dense, and with
  * every stride one 16-byte access longer and each tensor 1, 2 or 3 accesses into its allocation: rows
  * the vector kernels take, starting off their 128-byte line, each tensor at another place in it.
  *   fwd: the plain forward's kernels (softmax, no option), the plain log-softmax's kernels (_log:
@@ -294,7 +295,8 @@ int main(int argc, char **argv)
     kernel *ks = NULL;
     const int nk = list_kernels(h, t, bwd, &ks);
     /* The unaligned rows, then their aligned neighbours (negative: only the layouts of whole accesses). */
-    static const int64_t full[] = {12345, 781, 2001, 50257, 4097, 77, 33, 1, -12344, -784, -2000, -50256, -4096, -32};
+    static const int64_t full[] = {12345, 781,  2001,  50257, 4097, 509,    77,    33, 1,
+                                   -12344, -784, -2000, -50256, -4096, -512, -32};
     static const int64_t brief[] = {781, 4097, 77, 33, -784, -4096, -32};
     const int64_t *shapes = quick ? brief : full;
     const int ns = quick ? (int)(sizeof brief / sizeof brief[0]) : (int)(sizeof full / sizeof full[0]);

@@ -593,7 +593,7 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
  * hsm_warp_bwd_body and ROW's backward serve every option: per row they work out a row's lead and
  * its edge element, 64-bit columns, dy's and dx's dtype, the blend; at 4096 x 1024 ROW's kernel
  * issued 3.2x the instructions torch.compile's one-warp kernel did for the same bytes (Nsight
- * Compute, H200: 3.18M against 1.00M, issue slots 73% busy against 26%) and ran 7-8% slower, with a
+ * Compute, H200: 3.18M against 1.00M, issue slots 73% busy against 26%) and ran 5-7% slower, with a
  * block's reduction through shared memory and a barrier where a warp's needs neither.
  * Here a row's loads are issued first, its sum is shuffles alone, and a block holds several rows. y
  * and dy are read with L2 priority evict_last, as in ROW's backward (hsm_load16_l2_last): with plain

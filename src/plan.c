@@ -830,9 +830,9 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     /* WARP's packed backward (one row a warp, hip/softmax_warp.hip says why) for the plain backward's
      * rows of up to HSM_WARP_PACKED_BWD_MAX_BYTES that need the whole warp (on 32 lanes rows of
      * 257-1024 columns, every dtype), before WARP's other kernels and ROW's. H200, kernel time, same
-     * run against the library before (bench/results/h200-2026-11-30-warp-packed-bwd.md): 1.08-1.32x
-     * where WARP's kernels took the rows (257-512 columns: bf16 4096 x 512 5.65 -> 4.35 us, 131072 x
-     * 512 1.08x), 1.01-1.05x on 4096 rows of 768-1024 columns where ROW's did, 1.01-1.17x on
+     * run against the library before (bench/results/h200-2026-11-30-warp-packed-bwd.md): 1.08-1.31x
+     * where WARP's kernels took the rows (257-512 columns: bf16 4096 x 512 5.70 -> 4.37 us, 131072 x
+     * 512 1.08x), 1.01-1.08x on 4096 rows of 768-1024 columns where ROW's did, 1.01-1.14x on
      * 256-1024 rows, 0.997-1.007x on 16384-65536 rows of 1024 columns. On 64 lanes (rows to 2048
      * columns) nothing was measured. */
     if (q->plain_bwd && q->vec > 1 && !q->peel &&

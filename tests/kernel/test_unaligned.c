@@ -295,7 +295,7 @@ int main(int argc, char **argv)
     kernel *ks = NULL;
     const int nk = list_kernels(h, t, bwd, &ks);
     /* The unaligned rows, then their aligned neighbours (negative: only the layouts of whole accesses). */
-    static const int64_t full[] = {12345, 781,  2001,  50257, 4097, 509,    77,    33, 1,
+    static const int64_t full[] = {12345,  781,  2001,  50257,  4097,  509,  77, 33, 1,
                                    -12344, -784, -2000, -50256, -4096, -512, -32};
     static const int64_t brief[] = {781, 4097, 77, 33, -784, -4096, -32};
     const int64_t *shapes = quick ? brief : full;

@@ -597,7 +597,7 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
  * block's reduction through shared memory and a barrier where a warp's needs neither.
  * Here a row's loads are issued first, its sum is shuffles alone, and a block holds several rows. y
  * and dy are read with L2 priority evict_last, as in ROW's backward (hsm_load16_l2_last): with plain
- * loads rows of up to 512 columns ran 0.83x as fast, longer ones 0.97-1.02x
+ * loads 4096 rows of 264-512 columns ran 0.82-0.84x as fast, the rest 0.96-1.02x
  * (bench/results/h200-2026-11-30-warp-packed-bwd.md). */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)

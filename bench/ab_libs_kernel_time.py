@@ -17,7 +17,7 @@ import sys
 
 import torch
 
-from hsm_ctypes import ALGO_LOG, HipSoftmax, TORCH_DTYPES, parse_case
+from hsm_ctypes import ALGO_LOG, HipSoftmax, TORCH_DTYPES, case_tensors, parse_case
 from kernel_timer import rounds
 from torch_anchor import OPS, for_shape
 
@@ -39,11 +39,7 @@ def library_call(h, dt, m, n, op, sets):
 def run_case(libs, case, rot):
     d, m, n, op = parse_case(case)
     dt = TORCH_DTYPES[d]
-    torch.manual_seed(0)
-    x = torch.randn(m, n, device="cuda", dtype=dt)
-    y = (torch.softmax if op == "bwd" else torch.log_softmax)(x.float(), -1).to(dt)
-    dy = torch.randn_like(x)
-    out = torch.empty_like(x)
+    x, y, dy, out = case_tensors(dt, m, n, op)
     sets = [(x, y, dy, out)] + [(x.clone(), y.clone(), dy.clone(), torch.empty_like(x)) for _ in range(rot - 1)]
     tc = for_shape(OPS[op])
     prov = {"tc": (lambda: tc(y, dy)) if op in BWD else (lambda: tc(x))}

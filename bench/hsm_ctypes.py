@@ -23,6 +23,15 @@ def parse_case(arg):
     return f[0], int(m), int(n), f[2] if len(f) > 2 else None
 
 
+def case_tensors(dt, m, n, op):
+    """x, y, dy and an output for an m x n case of op (seed 0): x and dy normal, y the softmax of x
+    (log-softmax for log and logbwd) in dt, as a backward takes it."""
+    torch.manual_seed(0)
+    x = torch.randn(m, n, device="cuda", dtype=dt)
+    y = (torch.log_softmax if op in ("log", "logbwd") else torch.softmax)(x.float(), -1).to(dt)
+    return x, y, torch.randn_like(x), torch.empty_like(x)
+
+
 class Problem(ctypes.Structure):
     """hipsoftmax_problem as of 0.2, statistics in included (fields are only ever appended: struct_size tells
     the library)."""

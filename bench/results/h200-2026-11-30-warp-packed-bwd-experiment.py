@@ -1,11 +1,12 @@
 # Command 2 of h200-2026-11-30-warp-packed-bwd.md: python3 THIS LIB.so EXPERIMENT.so CASE... from the repository root,
 # EXPERIMENT.so built from h200-2026-11-30-warp-packed-bwd-experiment.cu (nvcc -arch=sm_90 -O3 -shared -Xcompiler -fPIC).
+# As run, with its inputs since built by bench/hsm_ctypes.py's case_tensors (the same tensors).
 """Kernel time: the library's plan, torch.compile, a copy, and the lean warp-a-row backward variants
 (h200-2026-11-30-warp-packed-bwd-experiment.cu) on the same buffers, one process, 3 rounds in turn."""
 import ctypes, sys
 sys.path.insert(0, "bench")
 import torch
-from hsm_ctypes import ALGO_LOG, HipSoftmax, TORCH_DTYPES, parse_case
+from hsm_ctypes import ALGO_LOG, HipSoftmax, TORCH_DTYPES, case_tensors, parse_case
 from kernel_timer import rounds
 from torch_anchor import OPS, for_shape
 
@@ -16,12 +17,7 @@ print("| case | plan | tc | copy | " + " | ".join(["variant: us, tc/it"]) + " |"
 for case in sys.argv[3:]:
     d, m, n, op = parse_case(case)
     dt = TORCH_DTYPES[d]
-    torch.manual_seed(0)
-    x = torch.randn(m, n, device="cuda", dtype=dt)
-    y = (torch.softmax if op == "bwd" else torch.log_softmax)(x.float(), -1).to(dt)
-    dy = torch.randn_like(x)
-    out = torch.empty_like(x)
-    outs = {}
+    x, y, dy, out = case_tensors(dt, m, n, op)
     p = lib.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op == "logbwd" else {}))
     tc = for_shape(OPS[op])
     want = tc(y, dy).float()
@@ -34,9 +30,11 @@ for case in sys.argv[3:]:
             for cs in (0, 4):
                 var = log | hint | cs
                 o = torch.empty_like(x)
-                st = lean.lean_launch(0 if dt == torch.float32 else 2, np_, r, y.data_ptr(), dy.data_ptr(),
-                                      o.data_ptr(), m, n, n, var, torch.cuda.current_stream().cuda_stream)
-                if st != 0:
+
+                def call(r=r, var=var, o=o):
+                    return lean.lean_launch(0 if dt == torch.float32 else 2, np_, r, y.data_ptr(), dy.data_ptr(),
+                                            o.data_ptr(), m, n, n, var, torch.cuda.current_stream().cuda_stream)
+                if call() != 0:
                     continue
                 torch.cuda.synchronize()
                 err = (o.float() - want).abs().max().item()
@@ -44,9 +42,7 @@ for case in sys.argv[3:]:
                 name = f"R{r}{'_last' if hint else ''}{'_cs' if cs else ''}"
                 if err > tol:
                     print("MISMATCH", case, name, err)
-                prov[name] = (lambda r=r, var=var, o=o: lean.lean_launch(
-                    0 if dt == torch.float32 else 2, np_, r, y.data_ptr(), dy.data_ptr(), o.data_ptr(), m, n, n, var,
-                    torch.cuda.current_stream().cuda_stream))
+                prov[name] = call
     res = rounds(prov)
     us = {k: t for k, (t, _) in res.items()}
     lv = sorted((k for k in us if k.startswith("R")), key=lambda k: us[k])

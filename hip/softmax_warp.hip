@@ -567,8 +567,9 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     }
 }
 
-/* dx of a row held as words (hsm_warp_packed_bwd_body), pack by pack, in y's dtype. */
-template <typename T, int NP, int LOG>
+/* dx of a row held as words (hsm_warp_packed_bwd_body), pack by pack, in y's dtype; SCALED: times
+ * the problem's scale, which a plain backward (scale 1) does not multiply by. */
+template <typename T, int NP, int LOG, int SCALED>
 __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *xr, int cols, int lane,
                                                           const uint32_t *wy, const uint32_t *wd, float s)
 {
@@ -581,7 +582,7 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
 #pragma unroll
             for (int e = 0; e < E; e++)
                 o[e] = hsm_bwd_value<LOG>(hsm_word_elem<T>(wy + 4 * p, e), hsm_word_elem<T>(wd + 4 * p, e), s,
-                                          a.op.scale);
+                                          SCALED ? a.op.scale : 1.0f);
             hsm_store<T, E>(xr + col, o, 1.0f);
         }
     }
@@ -598,60 +599,68 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
  * Here a row's loads are issued first, its sum is shuffles alone, and a block holds several rows. y
  * and dy are read with L2 priority evict_last, as in ROW's backward (hsm_load16_l2_last): with plain
  * loads 4096 rows of 264-512 columns ran 0.82-0.84x as fast, the rest 0.96-1.02x
- * (bench/results/h200-2026-11-30-warp-packed-bwd.md). */
+ * (bench/results/h200-2026-11-30-warp-packed-bwd.md).
+ * One row a warp and no loop over rows (the plan gives a block to every four rows, and does not take
+ * these kernels past HSM_WARP_MAX_GRID blocks), the scale multiplied only where it is not 1, the
+ * words left to the compiler after the sum (it keeps their floats where it has the registers: bf16
+ * C = 32 70 registers, sm_90): against the kernel that looped over rows, hid its words from the
+ * optimizer and multiplied by a scale of 1, 1.01-1.09x on 4096 rows of 264-1024 columns (bf16 4096 x
+ * 1024 7.46 -> 7.26 us), 1.03-1.06x on 256-1024 rows, 0.993-1.008x on 16384-131072 rows (H200,
+ * kernel time, same run; bench/results/h200-2026-11-30-packed-bwd-lean.md). Held to 64 registers (8
+ * blocks a SM) the bf16 C = 32 kernel spilled 4 bytes and ran no faster (log-softmax 0.97x); fp32's
+ * spilled 224 bytes and ran 0.64x as fast. */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
 {
     constexpr int E = 16 / (int)sizeof(T), NP = C / E, NW = 4 * NP, W = HSM_WARP_SIZE;
     const int lane = threadIdx.x % W, cols = (int)a.cols; /* cols <= W C: the plan's */
-    const int64_t warps = blockDim.x / W;
+    const int64_t row = (int64_t)blockIdx.x * (blockDim.x / W) + threadIdx.x / W;
+    if (row >= a.rows)
+        return;
+    const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
     uint32_t wy[NW], wd[NW];
-    for (int64_t row = (int64_t)blockIdx.x * warps + threadIdx.x / W; row < a.rows; row += gridDim.x * warps) {
-        const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
-        /* Every load in flight before the first is used; zeros past the row add nothing to the sum. */
+    /* Every load in flight before the first is used; zeros past the row add nothing to the sum. */
 #pragma unroll
-        for (int p = 0; p < NP; p++) {
-            const int col = (p * W + lane) * E;
-            hsm_pack<uint32_t, 4> py, pd;
-            if (col < cols) {
-                hsm_load16_l2_last(&py, yr + col);
-                hsm_load16_l2_last(&pd, dr + col);
-            } else {
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-                    py.v[i] = pd.v[i] = 0u;
-            }
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                wy[4 * p + i] = py.v[i];
-                wd[4 * p + i] = pd.v[i];
-            }
-        }
-        float s = 0.0f;
-        if (a.op.log) {
-#pragma unroll
-            for (int e = 0; e < E * NP; e++)
-                s += hsm_word_elem<T>(wd, e);
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * W + lane) * E;
+        hsm_pack<uint32_t, 4> py, pd;
+        if (col < cols) {
+            hsm_load16_l2_last(&py, yr + col);
+            hsm_load16_l2_last(&pd, dr + col);
         } else {
 #pragma unroll
-            for (int e = 0; e < E * NP; e++)
-                s += hsm_word_elem<T>(wd, e) * hsm_word_elem<T>(wy, e);
+            for (int i = 0; i < 4; i++)
+                py.v[i] = pd.v[i] = 0u;
         }
-        s = hsm_warp_sum(s, W);
-        /* Hidden from the optimizer after the sum, so dx converts them again rather than keeping
-         * their floats: with plain loads that took bf16 C = 32 from 78 registers to 64 (sm_90); with
-         * the evict_last loads it takes 77 either way, nearly the same code, and this is the code
-         * measured. */
 #pragma unroll
-        for (int i = 0; i < NW; i++) {
-            wy[i] = hsm_opaque(wy[i]);
-            wd[i] = hsm_opaque(wd[i]);
+        for (int i = 0; i < 4; i++) {
+            wy[4 * p + i] = py.v[i];
+            wd[4 * p + i] = pd.v[i];
         }
-        T *xr = (T *)a.y + row * a.y_stride;
-        if (a.op.log)
-            hsm_warp_packed_bwd_store<T, NP, 1>(a, xr, cols, lane, wy, wd, s);
+    }
+    float s = 0.0f;
+    if (a.op.log) {
+#pragma unroll
+        for (int e = 0; e < E * NP; e++)
+            s += hsm_word_elem<T>(wd, e);
+    } else {
+#pragma unroll
+        for (int e = 0; e < E * NP; e++)
+            s += hsm_word_elem<T>(wd, e) * hsm_word_elem<T>(wy, e);
+    }
+    s = hsm_warp_sum(s, W);
+    T *xr = (T *)a.y + row * a.y_stride;
+    const int scaled = a.op.scale != 1.0f;
+    if (a.op.log) {
+        if (scaled)
+            hsm_warp_packed_bwd_store<T, NP, 1, 1>(a, xr, cols, lane, wy, wd, s);
         else
-            hsm_warp_packed_bwd_store<T, NP, 0>(a, xr, cols, lane, wy, wd, s);
+            hsm_warp_packed_bwd_store<T, NP, 1, 0>(a, xr, cols, lane, wy, wd, s);
+    } else {
+        if (scaled)
+            hsm_warp_packed_bwd_store<T, NP, 0, 1>(a, xr, cols, lane, wy, wd, s);
+        else
+            hsm_warp_packed_bwd_store<T, NP, 0, 0>(a, xr, cols, lane, wy, wd, s);
     }
 }
 

@@ -266,6 +266,10 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         const int block = s->k->max_block;
         const int bpc = occupancy(h, s, block);
         HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+        /* WARP's packed backward does not loop over rows (hip/softmax_warp.hip says why): a block for
+         * every block / w rows, or not this kernel. */
+        if (s->k->lanes != 0 && s->k->kop == HSM_KOP_BWD && ceil_div(rows, block / w) > HSM_WARP_MAX_GRID)
+            continue;
         out->ks = s;
         out->block = block;
         out->group_width = w;

@@ -375,7 +375,9 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
 /* WARP's packed backward (plan.c's plan_auto): the plain backward (dy and dx in y's dtype, no
  * alpha/beta, no statistics; scale and log-softmax allowed) of rows on 16 bytes of up to 4 KB that
  * need the whole warp: p16 on 32 lanes for 257-512 columns, p32 for 513-1024, on 64 lanes 513-1024
- * and 1025-2048; any other backward of those rows, and rows it does not take, another kernel. */
+ * and 1025-2048; any other backward of those rows, and rows it does not take, another kernel. It does
+ * not loop over rows: past 2^24 blocks of 128 threads (2^26 rows on 32 lanes, 2^25 on 64) the rows
+ * take another kernel. */
 static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
@@ -391,7 +393,8 @@ static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 256, 0, 0, 0},    {HIPSOFTMAX_DTYPE_BF16, 4096, 1000, 0, 32, 16},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1020, 0, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 3, 0, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 4, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 4096, 1024, 5, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 6, 0, 0}};
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 6, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 1LL << 26, 1024, 0, 32, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, (1LL << 26) + 1, 1024, 0, 0, 0}};
     static float records[8] __attribute__((aligned(16)));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;

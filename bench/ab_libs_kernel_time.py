@@ -6,8 +6,9 @@ bytes, in one process. Each provider runs 60 times a round, each launch after th
 
 --rotate=N: each library call takes the next of N sets of buffers, so no line a call leaves in L2
 is one the next call reads (a check that a cache hint's gain is not the next launch finding its
-inputs in L2). Each library's output is checked against torch.compile's first; in each round
-torch.compile is timed after the libraries (its kernels ran faster after them than first).
+inputs in L2: the timer's flush does not evict lines read with L2 priority evict_last). Each
+library's output is checked against torch.compile's first; in each round torch.compile is timed after
+the libraries, on the first set.
 
 Usage: python3 bench/ab_libs_kernel_time.py [--rotate=N] NAME=LIB.so ... -- DTYPE:MxN:OP ...
 OP: softmax, log (forward), bwd, logbwd (backward of softmax, log-softmax). Columns: each library's
@@ -53,9 +54,12 @@ def run_case(libs, case, rot):
         err = (out.float() - want).abs().max().item()
         if err > tol:
             print(f"MISMATCH {k} {case}: max err {err}")
-    # torch.compile right after the libraries, each round: its kernels ran up to 1.16x faster timed
-    # after a library's than after a copy's or first (the probe in
-    # bench/results/h200-2026-11-30-packed-bwd-lean.md); the libraries' did not move so.
+    # torch.compile right after the libraries, each round: the timer's flush does not evict lines a
+    # library read with L2 priority evict_last, so with one buffer set torch.compile's kernels find
+    # part of y and dy in L2 there (bf16 4096 x 1024 backward 6.99 us against 8.10 with four sets),
+    # as the library's own next launch does (7.23 against 8.00): the favourable case for the anchor.
+    # --rotate=4 times the libraries without that reuse
+    # (bench/results/h200-2026-11-30-packed-bwd-lean.md, commands 8-9).
     prov["tc"] = tc_call
     prov["copy"] = lambda: out.copy_(x)
     res = rounds(prov)

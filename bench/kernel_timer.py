@@ -1,7 +1,10 @@
 """Kernel time of one provider's launch, from the GPU's own start and end of each kernel (CUPTI, through
 torch.profiler), each launch after a pass over 256 MB that flushes L2 (as do_bench's write does).
 do_bench's events around a 4-10 us launch move by up to 10% from round to round (bench/ab_small.py);
-kernel time moves by about 1%."""
+kernel time moves by about 1%. The flush does not evict lines a kernel read with L2 priority
+evict_last: timed on one set of tensors, such a kernel, and any kernel timed after it on the same
+tensors, finds part of its inputs in L2 when they fit (bf16 4096 x 1024 backward: 11% faster; H200,
+bench/results/h200-2026-11-30-packed-bwd-lean.md)."""
 import statistics
 
 import torch

@@ -266,9 +266,10 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
         const int block = s->k->max_block;
         const int bpc = occupancy(h, s, block);
         HSM_RETURN_IF(bpc == 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-        /* WARP's packed backward does not loop over rows (hip/softmax_warp.hip says why): a block for
-         * every block / w rows, or not this kernel. */
-        if (s->k->lanes != 0 && s->k->kop == HSM_KOP_BWD && ceil_div(rows, block / w) > HSM_WARP_MAX_GRID)
+        const int64_t blocks = ceil_div(rows, block / w); /* a block for every block / w rows */
+        /* WARP's packed backward does not loop over rows (hip/softmax_warp.hip says why): all of
+         * those blocks, or not this kernel. */
+        if (s->k->lanes != 0 && s->k->kop == HSM_KOP_BWD && blocks > HSM_WARP_MAX_GRID)
             continue;
         out->ks = s;
         out->block = block;
@@ -288,7 +289,7 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
             is_plain_kop(s->k->kop) || (s->k->lanes != 0 && (q->causal || s->k->kop == HSM_KOP_BWD))
                 ? HSM_WARP_MAX_GRID
                 : (int64_t)h->dev.num_cus * bpc;
-        out->grid = (int)min64(ceil_div(rows, block / w), cap);
+        out->grid = (int)min64(blocks, cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same
              * rounds), but no more than spreads the rows over every resident block, so a small

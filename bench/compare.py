@@ -7,7 +7,9 @@ ops.
 
 Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
-host time on short launches. GB/s = 2*M*N*bytes/t.
+host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
+flush does not evict lines read evict_last, as Inductor's kernels read theirs); until the evening of
+2026-11-30 one set. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 
 Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR [SHAPES]
@@ -26,7 +28,7 @@ from triton.runtime import driver
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import TORCH_DTYPES, CudnnSoftmax, HipSoftmax, parse_case  # noqa: E402
-from kernel_timer import bench_ms  # noqa: E402
+from kernel_timer import bench_ms, buffer_sets, in_turn  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 
@@ -126,16 +128,17 @@ def main():
         err = (y.float() - ref).abs().max().item()
         res = {}
         providers["torch.compile"] = lambda x, y, c=for_shape(OPS["softmax"]): c(x)
+        sets = buffer_sets((x, y), 2 * m * n * x.element_size())
         for name, fn in providers.items():
             try:
-                res[name] = 2 * m * n * x.element_size() / (bench_ms(lambda: fn(x, y)) * 1e6)
+                res[name] = 2 * m * n * x.element_size() / (bench_ms(in_turn(fn, sets)) * 1e6)
             except Exception as e:  # the tutorial kernel runs out of shared memory on long rows
                 res[name] = None
                 print(f"{name} {m}x{n} {dt}: {type(e).__name__}: {str(e)[:80]}", file=sys.stderr)
         rows.append((str(dt).replace("torch.", ""), m, n, err, res))
         line = " ".join(f"{k}={v:.0f}" if v else f"{k}=fail" for k, v in res.items())
         print(f"{rows[-1][0]} {m}x{n} maxerr={err:.2e} {line}", flush=True)
-        del x, y, ref
+        del x, y, ref, sets
         torch.cuda.empty_cache()
 
     base = os.path.join(out_dir, f"compare-{dev.replace(' ', '_')}-{date}")
@@ -147,7 +150,7 @@ def main():
                     ",".join("" if res[k] is None else f"{res[k]:.1f}" for k in names) + "\n")
     with open(base + ".md", "w") as f:
         f.write(f"# Softmax bandwidth on {dev}, {date}\n\n")
-        f.write(f"GB/s (2*M*N*bytes / median kernel time, L2 flushed) and share of the device-to-device copy "
+        f.write(f"GB/s (2*M*N*bytes / median kernel time, L2 flushed, buffer sets in turn) and share of the device-to-device copy "
                 f"bandwidth measured in the same process ({copy_gbs:.0f} GB/s). Bold: fastest. "
                 f"max err: hipsoftmax against torch.softmax in fp32.\n\n")
         f.write("| dtype | M | N | max err | " + " | ".join(names) + " |\n")

@@ -10,7 +10,10 @@ served every shape, dynamic-shape kernels from the second shape on, which ran up
 
 Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
-host time on short launches. GB/s counts the bytes
+host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
+flush does not evict lines read evict_last, which hipsoftmax's backward and Inductor's kernels use);
+until the evening of 2026-11-30 one set, on which such a kernel, and the next provider on the same tensors, found
+part of their inputs in L2. GB/s counts the bytes
 an op must move at least: forward x read + y written, backward y and dy read + dx written, a mask read
 once; causal rows count whole (so skipping the masked half shows as speed). The ceiling is a
 device-to-device copy of 1 GiB (torch copy_) measured by the same method.
@@ -28,14 +31,10 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import (ALGO_LOG, MASK_ADDITIVE, MASK_CAUSAL, DTYPES, CudnnSoftmax, HipSoftmax)  # noqa: E402
-from kernel_timer import bench_ms  # noqa: E402
+from kernel_timer import bench_ms, buffer_sets, in_turn  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 torch._dynamo.config.cache_size_limit = 256
-
-
-def gbs(nbytes, fn):
-    return nbytes / (bench_ms(fn) * 1e6)
 
 
 def main():
@@ -62,11 +61,12 @@ def main():
         line = " ".join(f"{k}={v:.0f}" if v else f"{k}=fail" for k, v in res.items())
         print(f"{op} {rows[-1][1]} {shape} err={err:.2e} {line}", flush=True)
 
-    def measure(providers, nbytes):
+    def measure(providers, nbytes, sets):
+        """GB/s of each provider, fn(*set) on the buffer sets in turn (kernel_timer.buffer_sets)."""
         res = {}
         for name, fn in providers.items():
             try:
-                res[name] = gbs(nbytes, fn)
+                res[name] = nbytes / (bench_ms(in_turn(fn, sets)) * 1e6)
             except Exception as e:  # noqa: BLE001 - a provider that cannot run this shape is reported
                 res[name] = None
                 print(f"  {name}: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
@@ -85,13 +85,15 @@ def main():
                 p = hs.problem(dt, m, n, algorithm=ALGO_LOG)
                 hs.forward(p, x, y)
                 err = (y.float() - torch.log_softmax(x.float(), -1)).abs().max().item()
-                prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
-                        "hipsoftmax softmax": lambda: hs(x, y),
-                        "torch": lambda: torch.log_softmax(x, -1),
-                        "torch.compile": lambda c=for_shape(OPS["log"]): c(x)}
+                prov = {"hipsoftmax": lambda x, y: hs.forward(p, x, y),
+                        "hipsoftmax softmax": lambda x, y: hs(x, y),
+                        "torch": lambda x, y: torch.log_softmax(x, -1),
+                        "torch.compile": lambda x, y, c=for_shape(OPS["log"]): c(x)}
                 if cudnn:
-                    prov["cuDNN"] = lambda: cudnn.forward(x, y, log=True)
-                record("log_softmax fwd", dt, f"{m}x{n}", err, measure(prov, 2 * m * n * es))
+                    prov["cuDNN"] = lambda x, y: cudnn.forward(x, y, log=True)
+                sets = buffer_sets((x, y), 2 * m * n * es)
+                record("log_softmax fwd", dt, f"{m}x{n}", err, measure(prov, 2 * m * n * es, sets))
+                del sets
             for kind in ("bwd", "logbwd"):
                 if kind not in want:
                     continue
@@ -105,17 +107,19 @@ def main():
                 ref = dyf - torch.exp(yf) * dyf.sum(-1, keepdim=True) if lg else yf * (dyf - (dyf * yf).sum(-1, keepdim=True))
                 err = (dx.float() - ref).abs().max().item()
                 if lg:
-                    prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
-                            "torch": lambda: torch._log_softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda c=for_shape(OPS["logbwd"]): c(yv, dy)}
+                    prov = {"hipsoftmax": lambda yv, dy, dx: hs.backward(p, yv, dy, dx),
+                            "torch": lambda yv, dy, dx: torch._log_softmax_backward_data(dy, yv, -1, dt),
+                            "torch.compile": lambda yv, dy, dx, c=for_shape(OPS["logbwd"]): c(yv, dy)}
                 else:
-                    prov = {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
-                            "torch": lambda: torch._softmax_backward_data(dy, yv, -1, dt),
-                            "torch.compile": lambda c=for_shape(OPS["bwd"]): c(yv, dy)}
+                    prov = {"hipsoftmax": lambda yv, dy, dx: hs.backward(p, yv, dy, dx),
+                            "torch": lambda yv, dy, dx: torch._softmax_backward_data(dy, yv, -1, dt),
+                            "torch.compile": lambda yv, dy, dx, c=for_shape(OPS["bwd"]): c(yv, dy)}
                 if cudnn:
-                    prov["cuDNN"] = lambda: cudnn.backward(yv, dy, dx, log=lg)
-                record("log_softmax bwd" if lg else "softmax bwd", dt, f"{m}x{n}", err, measure(prov, 3 * m * n * es))
-                del yv, dy, dx
+                    prov["cuDNN"] = lambda yv, dy, dx: cudnn.backward(yv, dy, dx, log=lg)
+                sets = buffer_sets((yv, dy, dx), 3 * m * n * es)
+                record("log_softmax bwd" if lg else "softmax bwd", dt, f"{m}x{n}", err,
+                       measure(prov, 3 * m * n * es, sets))
+                del yv, dy, dx, sets
             del x, y
             torch.cuda.empty_cache()
 
@@ -131,18 +135,24 @@ def main():
         if "mask" in want:
             mask = torch.where(torch.rand(b, 1, s, s, device="cuda") < 0.9, 0.0, float("-inf")).to(dt)
             keep = torch.isfinite(mask)
-            p = hs.problem(dt, rows_n, s, scale=scale, mask=MASK_ADDITIVE, mask_dtype=DTYPES[dt],
-                           mask_ptr=mask.data_ptr(), mask_row_stride=s, heads=h, queries=s, mask_batches=b,
-                           mask_rows=s, mask_batch_stride=s * s)
-            hs.forward(p, x, y)
+
+            def masked_problem(mk):
+                return hs.problem(dt, rows_n, s, scale=scale, mask=MASK_ADDITIVE, mask_dtype=DTYPES[dt],
+                                  mask_ptr=mk.data_ptr(), mask_row_stride=s, heads=h, queries=s, mask_batches=b,
+                                  mask_rows=s, mask_batch_stride=s * s)
+            nbytes = 2 * x.numel() * es + mask.numel() * es
+            # the mask is read too, so each set has its own (and a problem that points at it)
+            sets = [st + (masked_problem(st[2]),) for st in buffer_sets((x, y, mask, keep), nbytes)]
+            hs.forward(sets[0][4], x, y)
             err = (y.float() - torch.softmax(x.float() * scale + mask.float(), -1)).abs().max().item()
             masked = for_shape(lambda t, mm: torch.softmax(t * scale + mm, -1))
-            prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
-                    "torch": lambda: torch.softmax(x * scale + mask, -1),
-                    "torch.compile": lambda: masked(x, mask),
-                    "torch._masked_softmax": lambda: torch._masked_softmax(x * scale, ~keep.expand(b, h, s, s), -1, 0)}
-            record("scale + mask fwd", dt, shape, err, measure(prov, 2 * x.numel() * es + mask.numel() * es))
-            del mask, keep
+            prov = {"hipsoftmax": lambda x, y, mk, kp, p: hs.forward(p, x, y),
+                    "torch": lambda x, y, mk, kp, p: torch.softmax(x * scale + mk, -1),
+                    "torch.compile": lambda x, y, mk, kp, p: masked(x, mk),
+                    "torch._masked_softmax": lambda x, y, mk, kp, p: torch._masked_softmax(
+                        x * scale, ~kp.expand(b, h, s, s), -1, 0)}
+            record("scale + mask fwd", dt, shape, err, measure(prov, nbytes, sets))
+            del mask, keep, sets
         if "causal" in want:
             p = hs.problem(dt, rows_n, s, scale=scale, mask=MASK_CAUSAL, queries=s)
             hs.forward(p, x, y)
@@ -150,11 +160,13 @@ def main():
             err = (y.float() - torch.softmax((x.float() * scale).masked_fill(tri, float("-inf")), -1)).abs().max().item()
             causal = for_shape(lambda t: torch.softmax((t * scale).masked_fill(tri, float("-inf")), -1))
             plain = hs.problem(dt, rows_n, s, scale=scale)
-            prov = {"hipsoftmax": lambda: hs.forward(p, x, y),
-                    "hipsoftmax plain": lambda: hs.forward(plain, x, y),
-                    "torch": lambda: torch.softmax((x * scale).masked_fill(tri, float("-inf")), -1),
-                    "torch.compile": lambda: causal(x)}
-            record("scale + causal fwd", dt, shape, err, measure(prov, 2 * x.numel() * es))
+            prov = {"hipsoftmax": lambda x, y: hs.forward(p, x, y),
+                    "hipsoftmax plain": lambda x, y: hs.forward(plain, x, y),
+                    "torch": lambda x, y: torch.softmax((x * scale).masked_fill(tri, float("-inf")), -1),
+                    "torch.compile": lambda x, y: causal(x)}
+            sets = buffer_sets((x, y), 2 * x.numel() * es)
+            record("scale + causal fwd", dt, shape, err, measure(prov, 2 * x.numel() * es, sets))
+            del sets
         del x, y
         torch.cuda.empty_cache()
 
@@ -171,7 +183,7 @@ def main():
                     ",".join("" if res.get(k) is None else f"{res[k]:.1f}" for k in names) + "\n")
     with open(base + ".md", "w") as f:
         f.write(f"# Softmax family bandwidth on {dev}, {date}\n\n")
-        f.write(f"GB/s (bytes the op must move / median kernel time, L2 flushed) and share of the "
+        f.write(f"GB/s (bytes the op must move / median kernel time, L2 flushed, buffer sets in turn) and share of the "
                 f"device-to-device copy bandwidth measured in the same process ({copy_gbs:.0f} GB/s). "
                 f"Bold: fastest of the anchors and hipsoftmax. ratio: hipsoftmax over the best anchor. "
                 f"err: hipsoftmax's max abs error against an fp32 torch reference.\n\n")

@@ -4,13 +4,34 @@ do_bench's events around a 4-10 us launch move by up to 10% from round to round 
 kernel time moves by about 1%. The flush does not evict lines a kernel read with L2 priority
 evict_last: timed on one set of tensors, such a kernel, and any kernel timed after it on the same
 tensors, finds part of its inputs in L2 when they fit (bf16 4096 x 1024 backward: 11% faster; H200,
-bench/results/h200-2026-11-30-packed-bwd-lean.md)."""
+bench/results/h200-2026-11-30-packed-bwd-lean.md). The compare scripts therefore give every provider
+buffer sets in turn (buffer_sets, in_turn): no launch reads what the launch before it left in L2,
+whatever priority it left it with."""
+import itertools
+import math
 import statistics
 
 import torch
 from torch.profiler import ProfilerActivity, profile
 
 FLUSH = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
+L2_BYTES = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+
+
+def buffer_sets(first, set_bytes, count=0):
+    """first (a tuple of a call's arguments) and copies of it (tensors cloned, other values shared), so
+    many that between two launches on one set the others read and write four times L2's bytes: lines
+    kept evict_last by one launch are pushed out by the evict_last lines of the launches after it
+    (the flush alone does not) before their set comes round again. At least 2 sets, at most 64;
+    count, where not 0, says how many."""
+    n = count or max(2, min(64, 1 + math.ceil(4 * L2_BYTES / max(1, set_bytes))))
+    return [first] + [tuple(t.clone() if isinstance(t, torch.Tensor) else t for t in first) for _ in range(n - 1)]
+
+
+def in_turn(fn, sets):
+    """A call without arguments that runs fn(*set) on each of sets in turn."""
+    turn = itertools.cycle(sets)
+    return lambda: fn(*next(turn))
 
 
 def launches(fn, n=60):

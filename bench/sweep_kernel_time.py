@@ -6,7 +6,8 @@ kernels, if any, would close a gap to an anchor by a change of plan alone.
 A kernel is tried where its name has the dtype's tag and the op's kind: the plain forward's kernels
 (no suffix), the plain log-softmax's (_log), the backward's (_bwd); a kernel that cannot serve the
 problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each after an L2 flush
-(bench/kernel_timer.py); the median of the rounds' medians. Correctness is the tests' (every kernel
+(bench/kernel_timer.py), every provider on buffer sets in turn (kernel_timer.buffer_sets; until the
+evening of 2026-11-30 one set); the median of the rounds' medians. Correctness is the tests' (every kernel
 forced on every shape it serves).
 
 Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16, fp16)
@@ -19,7 +20,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import ALGO_LOG, TORCH_DTYPES, HipSoftmax, parse_case  # noqa: E402
-from kernel_timer import rounds  # noqa: E402
+from kernel_timer import buffer_sets, in_turn, rounds  # noqa: E402
 from torch_anchor import OPS, for_shape  # noqa: E402
 
 TAGS = {"fp32": "_f32_", "bf16": "_bf16_", "fp16": "_f16_"}  # the dtype's tag in kernel names
@@ -66,28 +67,30 @@ def main():
         dy = torch.randn_like(x)
         yv = torch.softmax(x.float(), -1).to(dt)
         p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op == "log" else {}))
+        sets = buffer_sets((x, y, dy, yv), (3 if op == "bwd" else 2) * x.numel() * x.element_size())
 
-        def call():
+        def call(x, y, dy, yv):
             if op == "bwd":
                 h.backward(p, yv, dy, y)
             else:
                 h.forward(p, x, y)
 
-        def forced(k):  # k None: the plan's own choice
+        def forced(k, *st):  # k None: the plan's own choice
             h.check(h.lib.hipsoftmax_set_kernel(h.handle, k.encode() if k else None))
-            call()
+            call(*st)
 
-        prov = {"plan": lambda: forced(None)}
+        prov = {"plan": in_turn(lambda *st: forced(None, *st), sets)}
         for k in names:
             if not of_op(k, tag, op):
                 continue
             try:
-                forced(k)
-                prov[k] = lambda k=k: forced(k)
+                forced(k, *sets[0])
+                prov[k] = in_turn(lambda *st, k=k: forced(k, *st), sets)
             except RuntimeError:  # NOT_SUPPORTED: the kernel cannot serve the problem
                 pass
         static = for_shape(OPS[op])
-        prov["torch.compile"] = (lambda: static(yv, dy)) if op == "bwd" else (lambda: static(x))
+        prov["torch.compile"] = in_turn((lambda x, y, dy, yv: static(yv, dy)) if op == "bwd" else
+                                        (lambda x, y, dy, yv: static(x)), sets)
         res = rounds(prov, 2)
         print(f"### {d} {op} {m}x{n}\n\n| provider | us | kernel |\n|---|---:|---|")
         for k, (t, nm) in sorted(res.items(), key=lambda kv: kv[1][0]):

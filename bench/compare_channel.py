@@ -8,8 +8,9 @@ the copy bandwidth.
 
 Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
-host time on short launches. GB/s counts the bytes an op must
-move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
+host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
+flush does not evict lines read evict_last, as Inductor's kernels read theirs); until the evening of
+2026-11-30 one set. GB/s counts the bytes an op must move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
 device-to-device copy (torch copy_) measured the same way; "% copy" is hipsoftmax's share of it.
 
 Usage: python3 bench/compare_channel.py LIBHIPSOFTMAX.so OUT_DIR
@@ -23,7 +24,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hsm_ctypes import MODE_CHANNEL, HipSoftmax, copy_ceiling_gbs, cudnn_or_none  # noqa: E402
-from kernel_timer import bench_ms  # noqa: E402
+from kernel_timer import bench_ms, buffer_sets, in_turn  # noqa: E402
 from torch_anchor import for_shape  # noqa: E402
 
 SHAPES = [((16, 150, 128, 128), torch.float32), ((16, 150, 128, 128), torch.bfloat16),
@@ -64,27 +65,32 @@ def main():
         hs.backward(p, yv, dy, dx)
         yf, dyf = yv.float(), dy.float()
         berr = (dx.float() - yf * (dyf - (dyf * yf).sum(1, keepdim=True))).abs().max().item()
+        # every provider on buffer sets in turn (kernel_timer.buffer_sets): a set is (x, y, yv, dy, dx)
+        sets = buffer_sets((x, y, yv, dy, dx), 3 * x.numel() * es)
         for op, nbytes, prov, e in (
                 ("fwd", 2 * x.numel() * es,
-                 {"hipsoftmax": lambda: hs.forward(p, x, y), "torch": lambda: torch.softmax(x, 1),
-                  "torch.compile": lambda c=for_shape(fwd_c): c(x),
-                  "cuDNN": (lambda: cudnn.forward(x, y, shape=shape, channel=True)) if cudnn else None}, err),
+                 {"hipsoftmax": lambda x, y, yv, dy, dx: hs.forward(p, x, y),
+                  "torch": lambda x, y, yv, dy, dx: torch.softmax(x, 1),
+                  "torch.compile": lambda x, y, yv, dy, dx, c=for_shape(fwd_c): c(x),
+                  "cuDNN": (lambda x, y, yv, dy, dx: cudnn.forward(x, y, shape=shape, channel=True)) if cudnn else None},
+                 err),
                 ("bwd", 3 * x.numel() * es,
-                 {"hipsoftmax": lambda: hs.backward(p, yv, dy, dx),
-                  "torch": lambda: torch._softmax_backward_data(dy, yv, 1, dt),
-                  "torch.compile": lambda c=for_shape(bwd_c): c(yv, dy),
-                  "cuDNN": (lambda: cudnn.backward(yv, dy, dx, shape=shape, channel=True)) if cudnn else None}, berr)):
+                 {"hipsoftmax": lambda x, y, yv, dy, dx: hs.backward(p, yv, dy, dx),
+                  "torch": lambda x, y, yv, dy, dx: torch._softmax_backward_data(dy, yv, 1, dt),
+                  "torch.compile": lambda x, y, yv, dy, dx, c=for_shape(bwd_c): c(yv, dy),
+                  "cuDNN": (lambda x, y, yv, dy, dx: cudnn.backward(yv, dy, dx, shape=shape, channel=True))
+                  if cudnn else None}, berr)):
             res = {}
             for name, fn in prov.items():
                 try:
-                    res[name] = nbytes / (bench_ms(fn) * 1e6) if fn else None
+                    res[name] = nbytes / (bench_ms(in_turn(fn, sets)) * 1e6) if fn else None
                 except Exception as ex:  # noqa: BLE001 - a provider that cannot run this shape is reported
                     res[name] = None
                     print(f"  {name}: {type(ex).__name__}: {str(ex)[:100]}", file=sys.stderr)
             rows.append((op, str(dt).replace("torch.", ""), "x".join(map(str, shape)), nbytes, e, res))
             line = " ".join(f"{k}={v:.0f}" if v else f"{k}=n/a" for k, v in res.items())
             print(f"{op} {rows[-1][1]} {rows[-1][2]} err={e:.2e} {line}", flush=True)
-        del x, y, dy, yv, dx, ref
+        del x, y, dy, yv, dx, ref, sets
         torch.cuda.empty_cache()
 
     names = ["hipsoftmax", "torch", "torch.compile", "cuDNN"]

@@ -133,9 +133,11 @@ struct hsm_kernel {
     int flat;                      /* WARP's staged plain forward (_flat): dense rows at any offset,
                                       copied through shared memory a span of flat_rows rows at a time;
                                       its group width, built in (else 0) */
-    int lanes;                     /* WARP's packed forward with options (_p32_fwd, _p64_fwd): one
-                                      row a warp of this many lanes, built in (the warp size); it
-                                      serves only rows that need the whole warp (else 0) */
+    int lanes;                     /* WARP's packed kernels (_p32_fwd, _p64_fwd; _p16_bwd, _p32_bwd):
+                                      one row a warp of this many lanes, built in (the warp size); they
+                                      serve only rows that need the whole warp. ROW's packed backward
+                                      (_p<C>_bwd): 1, a block a row with no loop over rows, planned only
+                                      by plan.c's plan_row_packed. Else 0 */
     int dy_as_y;                   /* ROW's 16-bit backward that holds y and dy as stored (_w): it
                                       serves only calls whose dy has y's dtype, which the plan gives
                                       no other vector kernel of ROW's backward (a forced one aside) */

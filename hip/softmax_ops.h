@@ -920,6 +920,99 @@ __device__ __forceinline__ void hsm_bwd_store_pack(const hsm_args &a, void *xrow
     }
 }
 
+/* ---- the plain backward held as stored: WARP's and ROW's packed backward ---------------------- */
+/* The plain backward (dy and dx in y's dtype; no alpha/beta, no statistics; scale and log-softmax at
+ * run time) of rows on 16 bytes of whole packs, y and dy held as loaded: NP packs of 16 bytes of each
+ * a thread, pack p of thread t at column (p width + t) E (E = 16 / sizeof(T)), t among `width`
+ * threads a row (WARP: the lanes of a warp; ROW: a block). */
+
+/* The thread's packs of y and dy as 32-bit words, every load in flight before the first is used,
+ * read with L2 priority evict_last (hsm_load16_l2_last); packs past the row hold zeros, which add
+ * nothing to the sum. */
+template <typename T, int NP>
+__device__ __forceinline__ void hsm_packed_bwd_load(const T *yr, const T *dr, int cols, int t, int width,
+                                                    uint32_t *wy, uint32_t *wd)
+{
+    constexpr int E = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * width + t) * E;
+        hsm_pack<uint32_t, 4> py, pd;
+        if (col < cols) {
+            hsm_load16_l2_last(&py, yr + col);
+            hsm_load16_l2_last(&pd, dr + col);
+        } else {
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                py.v[i] = pd.v[i] = 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            wy[4 * p + i] = py.v[i];
+            wd[4 * p + i] = pd.v[i];
+        }
+    }
+}
+
+/* The thread's share of the row's sum: of dy (log-softmax) or of dy * y. */
+template <typename T, int NP>
+__device__ __forceinline__ float hsm_packed_bwd_share(const hsm_args &a, const uint32_t *wy, const uint32_t *wd)
+{
+    constexpr int E = 16 / (int)sizeof(T);
+    float s = 0.0f;
+    if (a.op.log) {
+#pragma unroll
+        for (int e = 0; e < E * NP; e++)
+            s += hsm_word_elem<T>(wd, e);
+    } else {
+#pragma unroll
+        for (int e = 0; e < E * NP; e++)
+            s += hsm_word_elem<T>(wd, e) * hsm_word_elem<T>(wy, e);
+    }
+    return s;
+}
+
+/* dx of the thread's packs, in y's dtype, from the row's sum s; SCALED: times the problem's scale,
+ * which a plain backward (scale 1) does not multiply by. */
+template <typename T, int NP, int LOG, int SCALED>
+__device__ __forceinline__ void hsm_packed_bwd_store_t(const hsm_args &a, T *xr, int cols, int t, int width,
+                                                       const uint32_t *wy, const uint32_t *wd, float s)
+{
+    constexpr int E = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * width + t) * E;
+        if (col < cols) {
+            float o[E];
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                o[e] = hsm_bwd_value<LOG>(hsm_word_elem<T>(wy + 4 * p, e), hsm_word_elem<T>(wd + 4 * p, e), s,
+                                          SCALED ? a.op.scale : 1.0f);
+            hsm_store<T, E>(xr + col, o, 1.0f);
+        }
+    }
+}
+
+/* The same, the algorithm and whether to scale chosen once a call (four bodies, a branch every
+ * thread takes alike). */
+template <typename T, int NP>
+__device__ __forceinline__ void hsm_packed_bwd_store(const hsm_args &a, T *xr, int cols, int t, int width,
+                                                     const uint32_t *wy, const uint32_t *wd, float s)
+{
+    const int scaled = a.op.scale != 1.0f;
+    if (a.op.log) {
+        if (scaled)
+            hsm_packed_bwd_store_t<T, NP, 1, 1>(a, xr, cols, t, width, wy, wd, s);
+        else
+            hsm_packed_bwd_store_t<T, NP, 1, 0>(a, xr, cols, t, width, wy, wd, s);
+    } else {
+        if (scaled)
+            hsm_packed_bwd_store_t<T, NP, 0, 1>(a, xr, cols, t, width, wy, wd, s);
+        else
+            hsm_packed_bwd_store_t<T, NP, 0, 0>(a, xr, cols, t, width, wy, wd, s);
+    }
+}
+
 template <int VEC, int C, int LOG>
 __device__ __forceinline__ void hsm_bwd_chunk_store_m(const hsm_args &a, void *xrow, int64_t col0, int64_t cols,
                                                       int lane, int width, const float *yv, const float *dv, float s,

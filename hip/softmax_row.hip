@@ -5,6 +5,9 @@
 #include "softmax_ops.h"
 
 #define HSM_ROW_MAX_BLOCK 1024
+/* The packed backward's largest block (hsm_row_packed_bwd_body): a thread holds C of y and of dy, so
+ * rows of up to 256 C columns (16-bit C = 32: 8192; fp32 C = 16: 4096). */
+#define HSM_ROW_PACKED_BWD_BLOCK 256
 
 /* The fp32 _shift twins' stores (hsm_row_body's S): y K elements past x's packs (K = 1 to 3), the
  * values v already scaled, laid out a warp's packs one after another (pack p of lane l at col0 +
@@ -636,6 +639,33 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
     }
 }
 
+/* The plain backward held as stored (dy and dx in y's dtype; no alpha/beta, no statistics; scale
+ * and log-softmax at run time), rows on 16 bytes of whole packs: a block a row, C values a thread in
+ * packs of 16 bytes (softmax_ops.h's hsm_packed_bwd_*, as WARP's packed backward), every load issued
+ * before the sum, no loop over rows (the plan's grid is the rows) and none of the per-row work of
+ * hsm_row_bwd_words_body and hsm_row_bwd_body, which serve every option: a row's line lead and edge
+ * element, dy's and dx's dtypes, the blend, statistics. A stand-alone kernel of this shape ran
+ * bf16 4096 x 2048-4096 and fp32 4096 x 4096 as fast as torch.compile's, where ROW's were 0.95-0.98
+ * of it. These kernels against the library before (H200, kernel time, one command, buffer sets in
+ * turn; bench/results/h200-2026-11-30-row-packed-bwd.md): 4096 rows of 1544-8192 columns 1.014-1.052x
+ * (bf16 4096 x 4096 25.81 -> 25.15 us; log-softmax 26.26 -> 24.96), fp32 2048-4096 1.011-1.032x,
+ * 16384 x 4096 1.006x. Eight packs a thread (16-bit rows of 16384 columns in blocks of 256, fp32
+ * 8192; 94-128 registers, two blocks a SM) ran 0.990-0.995x: not kept. The plan gives a row the
+ * smallest C whose block has at most HSM_ROW_PACKED_BWD_BLOCK threads. */
+template <typename T, int C>
+__device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
+{
+    constexpr int NP = C * (int)sizeof(T) / 16;
+    __shared__ float red[HSM_MAX_WARPS];
+    const int64_t row = blockIdx.x;
+    const int cols = (int)a.cols; /* at most HSM_ROW_PACKED_BWD_BLOCK C: the plan's */
+    const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
+    uint32_t wy[4 * NP], wd[4 * NP];
+    hsm_packed_bwd_load<T, NP>(yr, dr, cols, (int)threadIdx.x, (int)blockDim.x, wy, wd);
+    const float s = hsm_block_sum(hsm_packed_bwd_share<T, NP>(a, wy, wd), red);
+    hsm_packed_bwd_store<T, NP>(a, (T *)a.y + row * a.y_stride, cols, (int)threadIdx.x, (int)blockDim.x, wy, wd, s);
+}
+
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
  * one to the kernels above): scale (in sigma), a causal bound, log-softmax, the output dtype,
  * alpha/beta, safe rows, statistics. P: peeled, as hsm_row_fwd_body's. */
@@ -1081,6 +1111,18 @@ HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
         HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w16_peel_bwd, DT, 16, 1),                             \
         HSM_ROW_BWD_WORDS_ENTRY(hsm_row_##SFX##_w32_peel_bwd, DT, 32, 1)
 
+/* The packed backward (hsm_row_packed_bwd_body), _p<C>_bwd: 2 and 4 packs a thread, blocks of at
+ * most HSM_ROW_PACKED_BWD_BLOCK threads; `lanes` 1 marks the kernels the plan gives only the plain
+ * backward, a block a row (plan.c's plan_row_packed), and dy_as_y those that hold 16-bit y and dy. */
+#define HSM_ROW_PACKED_BWD_KERNEL(NAME, T, C)                                                         \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_PACKED_BWD_BLOCK) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_packed_bwd_body<T, C>(a);                                                             \
+    }
+#define HSM_ROW_PACKED_BWD_ENTRY(NAME, DT, VEC, C)                                                    \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, HSM_KOP_BWD, DT, VEC, C, HSM_ROW_PACKED_BWD_BLOCK, hsm_launch_plain, \
+     0, 0, 1, VEC == 8}
+
 HSM_ROW_FWD_SET(f32, float, 4)
 HSM_ROW_KERNEL_B(hsm_row_f32_v20_fwd, float, 4, 20, hsm_row_fwd_body)
 HSM_ROW_KERNEL_B(hsm_row_f32_v24_fwd, float, 4, 24, hsm_row_fwd_body)
@@ -1110,6 +1152,12 @@ HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v8_peel_bwd, hsm_bf16, 8, 8)
 HSM_ROW_BWD_PEEL_KERNEL(hsm_row_bf16_v16_peel_bwd, hsm_bf16, 8, 16)
 HSM_ROW_BWD_WORDS_SET(f16, hsm_f16)
 HSM_ROW_BWD_WORDS_SET(bf16, hsm_bf16)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f32_p8_bwd, float, 8)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f32_p16_bwd, float, 16)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f16_p16_bwd, hsm_f16, 16)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f16_p32_bwd, hsm_f16, 32)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_bf16_p16_bwd, hsm_bf16, 16)
+HSM_ROW_PACKED_BWD_KERNEL(hsm_row_bf16_p32_bwd, hsm_bf16, 32)
 
 /* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
@@ -1187,6 +1235,12 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_BWD_PEEL_ENTRY(hsm_row_bf16_v16_peel_bwd, HSM_BF16, 8, 16),
     HSM_ROW_BWD_WORDS_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_BWD_WORDS_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_f32_p8_bwd, HSM_F32, 4, 8),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_f32_p16_bwd, HSM_F32, 4, 16),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_f16_p16_bwd, HSM_F16, 8, 16),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_f16_p32_bwd, HSM_F16, 8, 32),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_bf16_p16_bwd, HSM_BF16, 8, 16),
+    HSM_ROW_PACKED_BWD_ENTRY(hsm_row_bf16_p32_bwd, HSM_BF16, 8, 32),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

@@ -567,30 +567,10 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
     }
 }
 
-/* dx of a row held as words (hsm_warp_packed_bwd_body), pack by pack, in y's dtype; SCALED: times
- * the problem's scale, which a plain backward (scale 1) does not multiply by. */
-template <typename T, int NP, int LOG, int SCALED>
-__device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *xr, int cols, int lane,
-                                                          const uint32_t *wy, const uint32_t *wd, float s)
-{
-    constexpr int E = 16 / (int)sizeof(T), W = HSM_WARP_SIZE;
-#pragma unroll
-    for (int p = 0; p < NP; p++) {
-        const int col = (p * W + lane) * E;
-        if (col < cols) {
-            float o[E];
-#pragma unroll
-            for (int e = 0; e < E; e++)
-                o[e] = hsm_bwd_value<LOG>(hsm_word_elem<T>(wy + 4 * p, e), hsm_word_elem<T>(wd + 4 * p, e), s,
-                                          SCALED ? a.op.scale : 1.0f);
-            hsm_store<T, E>(xr + col, o, 1.0f);
-        }
-    }
-}
-
 /* The plain backward (dy and dx in y's dtype; no alpha/beta, no statistics; scale and log-softmax at
  * run time) on rows on 16 bytes of whole packs, one row a warp, y and dy held as stored: C values a
- * lane in packs of 16 bytes, pack p of lane l at column (p W + l) E, as in the packed forward.
+ * lane in packs of 16 bytes, pack p of lane l at column (p W + l) E, as in the packed forward. Its
+ * loads, sum and stores are softmax_ops.h's hsm_packed_bwd_* (ROW's packed backward shares them).
  * hsm_warp_bwd_body and ROW's backward serve every option: per row they work out a row's lead and
  * its edge element, 64-bit columns, dy's and dx's dtype, the blend; at 4096 x 1024 ROW's kernel
  * issued 3.2x the instructions torch.compile's one-warp kernel did for the same bytes (Nsight
@@ -603,7 +583,7 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
  * One row a warp and no loop over rows (the plan gives a block to every four rows, and does not take
  * these kernels past HSM_WARP_MAX_GRID blocks), the scale multiplied only where it is not 1, the
  * words left to the compiler after the sum (it keeps their floats where it has the registers: bf16
- * C = 32 70 registers, sm_90): against the kernel that looped over rows, hid its words from the
+ * C = 32 70 registers, sm_90; 68 since the code is shared): against the kernel that looped over rows, hid its words from the
  * optimizer and multiplied by a scale of 1, 1.01-1.09x on 4096 rows of 264-1024 columns (bf16 4096 x
  * 1024 7.46 -> 7.26 us), 1.03-1.06x on 256-1024 rows, 0.993-1.008x on 16384-131072 rows (H200,
  * kernel time, same run, one buffer set, whose evict_last lines outlast the timer's flush: with four
@@ -616,56 +596,16 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_store(const hsm_args &a, T *
 template <typename T, int C>
 __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
 {
-    constexpr int E = 16 / (int)sizeof(T), NP = C / E, NW = 4 * NP, W = HSM_WARP_SIZE;
+    constexpr int E = 16 / (int)sizeof(T), NP = C / E, W = HSM_WARP_SIZE;
     const int lane = threadIdx.x % W, cols = (int)a.cols; /* cols <= W C: the plan's */
     const int64_t row = (int64_t)blockIdx.x * (blockDim.x / W) + threadIdx.x / W;
     if (row >= a.rows)
         return;
     const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
-    uint32_t wy[NW], wd[NW];
-    /* Every load in flight before the first is used; zeros past the row add nothing to the sum. */
-#pragma unroll
-    for (int p = 0; p < NP; p++) {
-        const int col = (p * W + lane) * E;
-        hsm_pack<uint32_t, 4> py, pd;
-        if (col < cols) {
-            hsm_load16_l2_last(&py, yr + col);
-            hsm_load16_l2_last(&pd, dr + col);
-        } else {
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                py.v[i] = pd.v[i] = 0u;
-        }
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            wy[4 * p + i] = py.v[i];
-            wd[4 * p + i] = pd.v[i];
-        }
-    }
-    float s = 0.0f;
-    if (a.op.log) {
-#pragma unroll
-        for (int e = 0; e < E * NP; e++)
-            s += hsm_word_elem<T>(wd, e);
-    } else {
-#pragma unroll
-        for (int e = 0; e < E * NP; e++)
-            s += hsm_word_elem<T>(wd, e) * hsm_word_elem<T>(wy, e);
-    }
-    s = hsm_warp_sum(s, W);
-    T *xr = (T *)a.y + row * a.y_stride;
-    const int scaled = a.op.scale != 1.0f;
-    if (a.op.log) {
-        if (scaled)
-            hsm_warp_packed_bwd_store<T, NP, 1, 1>(a, xr, cols, lane, wy, wd, s);
-        else
-            hsm_warp_packed_bwd_store<T, NP, 1, 0>(a, xr, cols, lane, wy, wd, s);
-    } else {
-        if (scaled)
-            hsm_warp_packed_bwd_store<T, NP, 0, 1>(a, xr, cols, lane, wy, wd, s);
-        else
-            hsm_warp_packed_bwd_store<T, NP, 0, 0>(a, xr, cols, lane, wy, wd, s);
-    }
+    uint32_t wy[4 * NP], wd[4 * NP];
+    hsm_packed_bwd_load<T, NP>(yr, dr, cols, lane, W, wy, wd);
+    const float s = hsm_warp_sum(hsm_packed_bwd_share<T, NP>(a, wy, wd), W);
+    hsm_packed_bwd_store<T, NP>(a, (T *)a.y + row * a.y_stride, cols, lane, W, wy, wd, s);
 }
 
 /* BOUNDS: a kernel's launch bounds, HSM_WARP_BOUNDS for all but fp32's small plain and log kernels. */

@@ -98,8 +98,8 @@ typedef struct hsm_req {
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */
-    int packed;        /* only WARP's packed forward kernels (hsm_kernel.lanes), which the plan tries on its
-                          own; a request without it never takes them (a forced kernel aside) */
+    int packed;        /* only the packed kernels (hsm_kernel.lanes: WARP's, ROW's backward), which the plan
+                          tries on their own; a request without it never takes them (a forced kernel aside) */
     int64_t stage_es;  /* bytes of shared memory per column: SPLIT's, x's element or y and dy as fp32;
                           CHANNEL tiles', x's element, or y's and dy's */
     int64_t keep_es;   /* the row backward: bytes of shared memory per column of a tile ONLINE keeps, dy's

@@ -42,6 +42,11 @@
  * columns, the longest measured (16-bit rows of 2048 columns on 32 lanes of 64 values ran no faster
  * than ROW's kernel: bench/results/h200-2026-11-30-warp-packed-bwd.md). */
 #define HSM_WARP_PACKED_BWD_MAX_BYTES 4096
+/* The plain backward's rows ROW's packed kernels take, at most (plan_auto; their blocks hold as
+ * much: 16-bit 8192 columns, fp32 4096), and the threads of their grid, a block a row: within 2^31
+ * (AMD's limit is 2^32). */
+#define HSM_ROW_PACKED_BWD_MAX_BYTES (16 << 10)
+#define HSM_ROW_PACKED_BWD_MAX_THREADS ((int64_t)1 << 31)
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
@@ -309,6 +314,41 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
+/* ROW's packed backward (hip/softmax_row.hip's hsm_row_packed_bwd_body) for the plain backward: the
+ * first kernel, in ascending chunk, whose block holds the row (the least C a block of at most
+ * HSM_ROW_PACKED_BWD_BLOCK threads allows: more loads in flight a thread where a row needs them, and
+ * blocks as small as a row allows), a block a row with no loop over rows, so the grid is the rows. */
+static hipsoftmax_status plan_row_packed(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
+                                         int64_t cols, hsm_plan *out)
+{
+    const int warp = h->dev.warp_size;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
+        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
+        if (s->k->lanes == 0 || block > s->k->max_block || occupancy(h, s, (int)block) == 0)
+            continue;
+        if (rows * block > HSM_ROW_PACKED_BWD_MAX_THREADS)
+            return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
+        out->ks = s;
+        out->block = (int)block;
+        out->group_width = 0;
+        out->blocks_per_row = 1;
+        out->grid = (int)rows;
+        out->ahead = 0;
+        return HIPSOFTMAX_STATUS_SUCCESS;
+    }
+    return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
+}
+
+/* The kernel hipsoftmax_set_kernel named, if any. */
+static const hsm_kernel *forced_kernel(const struct hipsoftmax_context *h)
+{
+    for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
+        if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
+            return h->kernels[i].k;
+    return NULL;
+}
+
 /* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads, or a
  * warp for fp32's plain forward and log-softmax on enough rows (below, in plan_row)
  * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
@@ -329,6 +369,11 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
                                   int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
+    /* The packed backward kernels only as plan_row_packed plans them (a request for them, or one of
+     * them forced); the loop below never takes them. */
+    const hsm_kernel *fk = forced_kernel(h);
+    if (q->packed || (fk != NULL && fk->family == HSM_FAMILY_ROW && fk->lanes != 0))
+        return plan_row_packed(h, q, rows, cols, out);
     /* fp32's plain forward and log-softmax: a warp a row where the largest chunk allows it (rows of
      * 513-1024 columns, 32 values a lane, as torch.compile's kernel for them) and the rows give every
      * SM/CU HSM_ROW_WARP_A_ROW_WARPS warps; fewer rows keep two warps a row (on 64-lane waves a wave
@@ -348,7 +393,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        const int occ = block > s->k->max_block ? 0 : occupancy(h, s, (int)block);
+        const int occ = block > s->k->max_block || s->k->lanes != 0 ? 0 : occupancy(h, s, (int)block);
         if (occ == 0)
             continue;
         /* Power-of-two chunks are the first choice; a kernel forced by hipsoftmax_set_kernel is the
@@ -847,6 +892,19 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
         if (plan_warp(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
             return HIPSOFTMAX_STATUS_SUCCESS;
     }
+    /* ROW's packed backward (a block a row, y and dy held as loaded, hip/softmax_row.hip says why) for
+     * the plain backward's rows on 16 bytes longer than WARP's packed kernels hold (a warp of 32 values
+     * a lane) and up to HSM_ROW_PACKED_BWD_MAX_BYTES, where the rows are many. H200, kernel time, one
+     * command against the library before (bench/results/h200-2026-11-30-row-packed-bwd.md): 4096
+     * rows of 1544-8192 columns 1.014-1.052x, 16384 x 4096 1.006x; rows of 32 KB (eight packs a
+     * thread) 0.990-0.995x, which it leaves to ROW's other kernels. */
+    if (q->plain_bwd && q->vec > 1 && !q->peel && rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU &&
+        cols > (int64_t)h->dev.warp_size * 32 && cols * elem_bytes(q->dt) <= HSM_ROW_PACKED_BWD_MAX_BYTES) {
+        hsm_req qp = *q;
+        qp.packed = 1;
+        if (plan_row_packed(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+            return HIPSOFTMAX_STATUS_SUCCESS;
+    }
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     /* WARP's packed forward (one row a warp, hip/softmax_warp.hip says why) for the causal 16-bit rows
@@ -1163,11 +1221,9 @@ static hipsoftmax_status plan_compute(const struct hipsoftmax_context *h, hipsof
     }
     if (q->peel && q->vec == 1)
         return plan_peeled(h, family, q, rows, cols, out);
-    if (h->forced_kernel[0] != '\0') {
-        for (size_t i = 0; i < h->n_kernels; i++)
-            if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
-                family = (hipsoftmax_family)h->kernels[i].k->family;
-    }
+    const hsm_kernel *fk = forced_kernel(h);
+    if (fk != NULL)
+        family = (hipsoftmax_family)fk->family;
     switch (family) {
     case HIPSOFTMAX_FAMILY_WARP: return plan_warp(h, q, rows, cols, out);
     case HIPSOFTMAX_FAMILY_ROW: return plan_row(h, q, rows, cols, out);
@@ -1338,10 +1394,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     /* CHANNEL with inner 1 is a ROW problem (rows = outer, cols = C, the strides as given) and takes
      * the row families, unless CHANNEL is forced; a forced CHANNEL runs a ROW problem as inner 1.
      * CHANNEL's kernels take no mask and no statistics (validate.c refuses them for inner > 1). */
-    const hsm_kernel *forced_k = NULL; /* the kernel hipsoftmax_set_kernel named, if any */
-    for (size_t i = 0; h->forced_kernel[0] != '\0' && i < h->n_kernels; i++)
-        if (strcmp(h->kernels[i].k->name, h->forced_kernel) == 0)
-            forced_k = h->kernels[i].k;
+    const hsm_kernel *forced_k = forced_kernel(h);
     const int plain_kop = is_plain_kop(q.kop);
     const int forced_channel =
         forced_k != NULL ? forced_k->family == HSM_FAMILY_CHANNEL : h->forced == HIPSOFTMAX_FAMILY_CHANNEL;

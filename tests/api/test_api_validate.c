@@ -372,6 +372,28 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* The plan of a backward problem in the packed-backward plan tests, of a variant: 0 plain, 1
+ * log-softmax, 2 scale, 3 alpha/beta, 4 fp32 dy, 5 bf16 dx (fp32 y), 6 statistics given. */
+static hipsoftmax_plan_info bwd_plan_of(hipsoftmax_handle h, hipsoftmax_dtype dt, long long rows, long long cols,
+                                        int variant)
+{
+    static float records[8] __attribute__((aligned(16)));
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    hipsoftmax_problem_init(&p, dt, rows, cols);
+    switch (variant) {
+    case 1: p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX; break;
+    case 2: p.scale = 0.125f; break;
+    case 3: p.alpha = 2.0f, p.beta = 0.5f; break;
+    case 4: p.dy_dtype = HIPSOFTMAX_DTYPE_F32; break;
+    case 5: p.x_dtype = HIPSOFTMAX_DTYPE_BF16; break;
+    case 6: p.stats_in = records; break;
+    default: break;
+    }
+    EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    return info;
+}
+
 /* WARP's packed backward (plan.c's plan_auto): the plain backward (dy and dx in y's dtype, no
  * alpha/beta, no statistics; scale and log-softmax allowed) of rows on 16 bytes of up to 4 KB that
  * need the whole warp: p16 on 32 lanes for 257-512 columns, p32 for 513-1024, on 64 lanes 513-1024
@@ -383,7 +405,7 @@ static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
     static const struct {
         hipsoftmax_dtype dt;
         long long rows, cols;
-        int variant; /* 0 plain, 1 log-softmax, 2 scale, 3 alpha/beta, 4 fp32 dy, 5 bf16 dx (f32 y), 6 statistics given */
+        int variant; /* bwd_plan_of's */
         int want;    /* packed values a lane expected on 32 lanes (0: not the packed kernels) */
         int want64;  /* the same on 64 lanes */
     } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 0, 32, 16}, {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 32, 16},
@@ -395,32 +417,66 @@ static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 4, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 4096, 1024, 5, 0, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 6, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 1LL << 26, 1024, 0, 32, 0},
                  {HIPSOFTMAX_DTYPE_BF16, (1LL << 26) + 1, 1024, 0, 0, 0}};
-    static float records[8] __attribute__((aligned(16)));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        hipsoftmax_problem p;
-        hipsoftmax_plan_info info = {.struct_size = sizeof info};
-        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
-        switch (cases[i].variant) {
-        case 1: p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX; break;
-        case 2: p.scale = 0.125f; break;
-        case 3: p.alpha = 2.0f, p.beta = 0.5f; break;
-        case 4: p.dy_dtype = HIPSOFTMAX_DTYPE_F32; break;
-        case 5: p.x_dtype = HIPSOFTMAX_DTYPE_BF16; break;
-        case 6: p.stats_in = records; break;
-        default: break;
-        }
-        EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        const hipsoftmax_plan_info info = bwd_plan_of(h, cases[i].dt, cases[i].rows, cases[i].cols, cases[i].variant);
         const int want = warp == 32 ? cases[i].want : cases[i].want64;
         char name[64] = "";
         if (want != 0)
             snprintf(name, sizeof name, "_p%d_bwd", want);
-        const int packed = strstr(info.kernel, "_p16_bwd") != NULL || strstr(info.kernel, "_p32_bwd") != NULL;
+        const int packed = info.family == HIPSOFTMAX_FAMILY_WARP &&
+                           (strstr(info.kernel, "_p16_bwd") != NULL || strstr(info.kernel, "_p32_bwd") != NULL);
         if (want != 0 ? info.family != HIPSOFTMAX_FAMILY_WARP || strstr(info.kernel, name) == NULL ||
                             info.group_width != warp
                       : packed) {
             fprintf(stderr, "backward %lldx%lld (dtype %d, variant %d): %s on %d lanes, want %s\n", cases[i].rows,
                     cases[i].cols, (int)cases[i].dt, cases[i].variant, info.kernel, info.group_width,
                     want != 0 ? name : "another kernel");
+            failures++;
+        }
+    }
+}
+
+/* ROW's packed backward (plan.c's plan_auto and plan_row_packed): the plain backward of rows on 16
+ * bytes longer than a warp of 32 values a lane holds, up to 16 KB, on rows many enough (2 an SM/CU): a
+ * block a row of the least chunk whose block has at most 256 threads, the grid the rows; any other
+ * backward of those rows, rows past that, few rows, and grids past 2^31 threads, another kernel. */
+static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int variant; /* bwd_plan_of's */
+        int want;    /* the chunk expected (0: not these kernels), 32 lanes */
+        int block;   /* its block on 32 lanes (64: rounded to 64 lanes) */
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 0, 16, 256},  {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 1, 16, 256},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 4096, 2, 16, 256},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 16, 128},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1544, 0, 16, 128},  {HIPSOFTMAX_DTYPE_BF16, 4096, 8192, 0, 32, 256},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 8200, 0, 0, 0},     {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 4096, 2048, 0, 8, 256},    {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 16, 256},
+                 {HIPSOFTMAX_DTYPE_F32, 4096, 4104, 0, 0, 0},      {HIPSOFTMAX_DTYPE_F32, 4096, 8192, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 12288, 0, 0, 0},    {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 3, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 4, 0, 0},     {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 6, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 8, 4096, 0, 0, 0},        {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 1LL << 23, 4096, 0, 16, 256},
+                 {HIPSOFTMAX_DTYPE_BF16, (1LL << 23) + 1, 4096, 0, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const hipsoftmax_plan_info info = bwd_plan_of(h, cases[i].dt, cases[i].rows, cases[i].cols, cases[i].variant);
+        /* On 64 lanes a warp of 32 values holds 2048 columns (WARP's packed kernels take them) */
+        int want = cases[i].want;
+        if (warp == 64 && cases[i].cols <= 2048)
+            want = 0;
+        const int block = (cases[i].block + warp - 1) / warp * warp;
+        char name[64] = "";
+        if (want != 0)
+            snprintf(name, sizeof name, "_p%d_bwd", want);
+        const int row_packed = info.family == HIPSOFTMAX_FAMILY_ROW && strstr(info.kernel, "_p") != NULL &&
+                               strstr(info.kernel, "_bwd") != NULL && strstr(info.kernel, "_peel") == NULL;
+        if (want != 0 ? !row_packed || strstr(info.kernel, name) == NULL || info.block != block ||
+                            info.grid != cases[i].rows
+                      : row_packed) {
+            fprintf(stderr, "backward %lldx%lld (dtype %d, variant %d): %s, %d threads, grid %d; want %s\n",
+                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].variant, info.kernel, info.block,
+                    info.grid, want != 0 ? name : "another kernel");
             failures++;
         }
     }
@@ -948,6 +1004,7 @@ int main(void)
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);

@@ -645,8 +645,8 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
  * before the sum, no loop over rows (the plan's grid is the rows) and none of the per-row work of
  * hsm_row_bwd_words_body and hsm_row_bwd_body, which serve every option: a row's line lead and edge
  * element, dy's and dx's dtypes, the blend, statistics. A stand-alone kernel of this shape ran
- * bf16 4096 x 2048-4096 and fp32 4096 x 4096 as fast as torch.compile's, where ROW's were 0.95-0.98
- * of it. These kernels against the library before (H200, kernel time, one command, buffer sets in
+ * bf16 4096 x 2048-4096 and fp32 4096 x 4096 at 0.989-1.011 of torch.compile's speed, where ROW's
+ * were 0.95-0.98 of it. These kernels against the library before (H200, kernel time, one command, buffer sets in
  * turn; bench/results/h200-2026-11-30-row-packed-bwd.md): 4096 rows of 1544-8192 columns 1.014-1.052x
  * (bf16 4096 x 4096 25.81 -> 25.15 us; log-softmax 26.26 -> 24.96), fp32 2048-4096 1.011-1.032x,
  * 16384 x 4096 1.006x. Eight packs a thread (16-bit rows of 16384 columns in blocks of 256, fp32

@@ -7,8 +7,8 @@ bytes, in one process. Each provider runs 60 times a round, each launch after th
 Every provider (each library, torch.compile, the copy) takes buffer sets in turn, so no line a call
 leaves in L2 is one the next call reads: the timer's flush does not evict lines read with L2 priority
 evict_last, which hipsoftmax's backward and Inductor's kernels use. By default as many sets as
-kernel_timer.buffer_sets gives; --rotate=N takes N (--rotate=1: one set, the figures before the
-evening of 2026-11-30, which hold that reuse). Each library's output is checked against
+kernel_timer.buffer_sets gives; --rotate=N takes N (--rotate=1: one set, the method of the figures
+before bench/results/h200-2026-11-30-rotated.md, which hold that reuse). Each library's output is checked against
 torch.compile's first.
 
 Usage: python3 bench/ab_libs_kernel_time.py [--rotate=N] NAME=LIB.so ... -- DTYPE:MxN:OP ...

@@ -8,8 +8,8 @@ ops.
 Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
 host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
-flush does not evict lines read evict_last, as Inductor's kernels read theirs); until the evening of
-2026-11-30 one set. GB/s = 2*M*N*bytes/t.
+flush does not evict lines read evict_last, as Inductor's kernels read theirs); one set before
+bench/results/h200-2026-11-30-rotated.md. GB/s = 2*M*N*bytes/t.
 The ceiling is a device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 
 Usage: python3 bench/compare.py LIBHIPSOFTMAX.so OUT_DIR [SHAPES]

@@ -9,8 +9,8 @@ the copy bandwidth.
 Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 calls, each after an L2
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
 host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
-flush does not evict lines read evict_last, as Inductor's kernels read theirs); until the evening of
-2026-11-30 one set. GB/s counts the bytes an op must move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
+flush does not evict lines read evict_last, as Inductor's kernels read theirs); one set before
+bench/results/h200-2026-11-30-rotated.md. GB/s counts the bytes an op must move: forward x read + y written, backward y and dy read + dx written. The ceiling is a 1 GiB
 device-to-device copy (torch copy_) measured the same way; "% copy" is hipsoftmax's share of it.
 
 Usage: python3 bench/compare_channel.py LIBHIPSOFTMAX.so OUT_DIR

@@ -12,9 +12,9 @@ Timing: the GPU's kernel time of each call (CUPTI, bench/kernel_timer.py: 60 cal
 flush; a call of several kernels summed), median; until 2026-11-30 do_bench's CUDA events, which held
 host time on short launches. Every provider takes buffer sets in turn (kernel_timer.buffer_sets: the
 flush does not evict lines read evict_last, which hipsoftmax's backward and Inductor's kernels use);
-until the evening of 2026-11-30 one set, on which such a kernel, and the next provider on the same tensors, found
-part of their inputs in L2. GB/s counts the bytes
-an op must move at least: forward x read + y written, backward y and dy read + dx written, a mask read
+before bench/results/h200-2026-11-30-rotated.md one set, on which such a kernel, and the next
+provider on the same tensors, found part of their inputs in L2. GB/s counts the bytes an op must
+move at least: forward x read + y written, backward y and dy read + dx written, a mask read
 once; causal rows count whole (so skipping the masked half shows as speed). The ceiling is a
 device-to-device copy of 1 GiB (torch copy_) measured by the same method.
 

@@ -6,8 +6,8 @@ kernels, if any, would close a gap to an anchor by a change of plan alone.
 A kernel is tried where its name has the dtype's tag and the op's kind: the plain forward's kernels
 (no suffix), the plain log-softmax's (_log), the backward's (_bwd); a kernel that cannot serve the
 problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each after an L2 flush
-(bench/kernel_timer.py), every provider on buffer sets in turn (kernel_timer.buffer_sets; until the
-evening of 2026-11-30 one set); the median of the rounds' medians. Correctness is the tests' (every kernel
+(bench/kernel_timer.py), every provider on buffer sets in turn (kernel_timer.buffer_sets; one set
+before bench/results/h200-2026-11-30-rotated.md); the median of the rounds' medians. Correctness is the tests' (every kernel
 forced on every shape it serves).
 
 Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16, fp16)

@@ -117,12 +117,14 @@ __device__ __forceinline__ void hsm_pack_of(hsm_pack<T, VEC> &pk, const float *s
     }
 }
 
-template <typename T, int VEC>
+/* VEC values times mul written at p; 16-byte packs as streaming stores unless STREAM is false (the
+ * packed backward's, where plain ones measured faster: softmax_ops.h's hsm_packed_bwd_store_t). */
+template <typename T, int VEC, bool STREAM = true>
 __device__ __forceinline__ void hsm_store(T *p, const float *src, float mul)
 {
     hsm_pack<T, VEC> pk;
     hsm_pack_of<T, VEC>(pk, src, mul);
-    if constexpr (sizeof(pk) == 16)
+    if constexpr (sizeof(pk) == 16 && STREAM)
         hsm_store16_streaming(p, &pk);
     else
         *reinterpret_cast<hsm_pack<T, VEC> *>(p) = pk;

@@ -9,8 +9,10 @@ Each provider runs 60 times a round, each launch after an L2 flush (bench/kernel
 rounds with the providers in turn; the table gives the median kernel time over the rounds' medians,
 and that of a device-to-device copy of the same bytes (x to y) timed the same way.
 
-Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[:OP] ...]
-DTYPE fp32, bf16 or fp16; cases given replace the list below. OP: softmax, log, scale (the forward at
+Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[sS][:OP] ...]
+DTYPE fp32, bf16 or fp16; cases given replace the list below. sS: x's and y's rows S elements apart
+(padded rows, S > N; each tensor allocated to its last row's end, no more; cuDNN, which takes dense
+rows, is left out, and the copy is of dense tensors of the same M x N). OP: softmax, log, scale (the forward at
 scale 1/8), mask (scale 1/8 and an additive mask of x's dtype, a row per row), causal (scale 1/8,
 causal rows, the square's rows row mod cols), bwd (the softmax backward: y and dy read, dx written);
 none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
@@ -37,28 +39,40 @@ SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256),
 
 
 def cases_of(args):
-    """(dtype, rows, cols, op) from DTYPE:MxN[:OP] arguments, or SHAPES' softmax and log-softmax."""
+    """(dtype, rows, cols, op, row stride or None) from DTYPE:MxN[sS][:OP] arguments, or SHAPES' softmax
+    and log-softmax."""
     if not args:
-        return [(dt, m, n, op) for op in ("softmax", "log") for dt, m, n in SHAPES]
+        return [(dt, m, n, op, None) for op in ("softmax", "log") for dt, m, n in SHAPES]
     first, logs = [], []  # a case without an op: its softmax in order, its log-softmax after all cases
     for a in args:
-        d, m, n, op = parse_case(a)
-        first.append((TORCH_DTYPES[d], m, n, op or "softmax"))
+        f = a.split(":")
+        shape, _, stride = f[1].partition("s")
+        f[1] = shape
+        d, m, n, op = parse_case(":".join(f))
+        st = int(stride) if stride else None
+        first.append((TORCH_DTYPES[d], m, n, op or "softmax", st))
         if op is None:
-            logs.append((TORCH_DTYPES[d], m, n, "log"))
+            logs.append((TORCH_DTYPES[d], m, n, "log", st))
     return first + logs
 
 
-def providers(libs, cudnn, dt, m, n, op):
+def padded(m, n, stride, dt):
+    """An m x n tensor whose rows lie `stride` elements apart, allocated to its last row's end."""
+    return torch.randn((m - 1) * stride + n, device="cuda", dtype=dt).as_strided((m, n), (stride, 1))
+
+
+def providers(libs, cudnn, dt, m, n, op, stride=None):
     """Each provider's launch for one case, the copy of x's bytes among them."""
-    x = torch.randn(m, n, device="cuda", dtype=dt)
-    y = torch.empty_like(x)
+    x = torch.randn(m, n, device="cuda", dtype=dt) if stride is None else padded(m, n, stride, dt)
+    y = torch.empty_like(x) if stride is None else padded(m, n, stride, dt)
     dy = torch.randn_like(x)
     mask = torch.where(torch.rand(m, n, device="cuda") < 0.9, 0.0, float("-inf")).to(dt) if op == "mask" else None
     fields = {"softmax": {}, "log": {"algorithm": ALGO_LOG}, "bwd": {}, "scale": {"scale": 0.125},
               "mask": {"scale": 0.125, "mask": MASK_ADDITIVE, "mask_dtype": DTYPES[dt],
                        "mask_ptr": mask.data_ptr() if mask is not None else None, "mask_row_stride": n},
               "causal": {"scale": 0.125, "mask": MASK_CAUSAL, "queries": n}}[op]
+    if stride is not None:
+        fields = dict(fields, x_row_stride=stride, y_row_stride=stride)
     prov = {}
     for tag, h in libs.items():
         p = h.problem(dt, m, n, **fields)
@@ -66,6 +80,10 @@ def providers(libs, cudnn, dt, m, n, op):
             prov[tag] = (lambda h=h, p=p: h.backward(p, x, dy, y))
         else:
             prov[tag] = (lambda h=h, p=p: h.forward(p, x, y))
+    if stride is not None:
+        xd, yd = torch.randn(m, n, device="cuda", dtype=dt), torch.empty(m, n, device="cuda", dtype=dt)
+        prov["copy"] = lambda: yd.copy_(xd)
+        return prov, (x, y, dy, mask, xd, yd)
     if op in ("softmax", "log"):
         prov["cuDNN"] = lambda: cudnn.forward(x, y, log=op == "log")
     elif op == "bwd":
@@ -81,14 +99,15 @@ def main():
     print("| dtype | op | shape | old kernel | new kernel | old us | new us | cuDNN us | copy us | new/old | "
           "cuDNN/new | copy/new |")
     print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for dt, m, n, op in cases_of(sys.argv[3:]):
-        prov, keep = providers(libs, cudnn, dt, m, n, op)
+    for dt, m, n, op, stride in cases_of(sys.argv[3:]):
+        prov, keep = providers(libs, cudnn, dt, m, n, op, stride)
         res = rounds(prov)
         us = {k: t for k, (t, _) in res.items()}
         name = {k: nm for k, (_, nm) in res.items()}
         cud = f"{us['cuDNN']:.2f}" if "cuDNN" in us else "-"
         cud_ratio = f"{us['cuDNN'] / us['new']:.3f}" if "cuDNN" in us else "-"
-        print(f"| {str(dt)[6:]} | {op} | {m}x{n} | {name['old']} | {name['new']} | "
+        shape = f"{m}x{n}" + (f" stride {stride}" if stride is not None else "")
+        print(f"| {str(dt)[6:]} | {op} | {shape} | {name['old']} | {name['new']} | "
               f"{us['old']:.2f} | {us['new']:.2f} | {cud} | {us['copy']:.2f} | {us['old'] / us['new']:.3f} | "
               f"{cud_ratio} | {us['copy'] / us['new']:.3f} |", flush=True)
         del keep

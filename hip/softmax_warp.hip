@@ -215,10 +215,7 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
 /* The plain forward of dense 16-bit rows staged through shared memory (_flat kernels, issue 14;
  * fp32 rows, whose scalar accesses fill a warp's 128 bytes, ran faster on the scalar kernels
  * everywhere measured and have none: plan.c's scalar_rows): x's rows lie cols apart, and so do y's,
- * so the flat_rows rows a block serves at once are one span of each tensor. Rows padded a little
- * (x's and y's rows the same `pitch` apart, a few elements more than cols: plan.c's
- * HSM_WARP_FLAT_PAD_DIV) are staged the same way, the padding copied in with the rows it lies
- * between (it lies inside x's allocation, between two of its rows) and never written out. The block copies x's
+ * so the flat_rows rows a block serves at once are one span of each tensor. The block copies x's
  * span into shared memory in 16-byte accesses, laid out from the 16 bytes that hold its first
  * element; only the packs that straddle the span's two ends go an element at a time, each element
  * bounded by the span (nothing outside it is read or written: an exact-size allocation ends
@@ -237,25 +234,20 @@ __device__ __forceinline__ void hsm_warp_peel_body(const hsm_args a)
 #define HSM_WARP_FLAT_ROUNDS ((HSM_WARP_FLAT_PACKS + HSM_WARP_BLOCK - 1) / HSM_WARP_BLOCK)
 #define HSM_WARP_FLAT_REGS 64 /* eight 128-thread blocks a SM (HSM_KERNEL_REG_CAP: NVIDIA only) */
 
-/* Elements from one staged row's start to the next's, in x and in y: cols for dense rows, x's
- * stride (y's is the same) for padded ones; a single row has no next. */
-__device__ __forceinline__ int hsm_flat_pitch(const hsm_args &a) { return a.rows > 1 ? (int)a.x_stride : (int)a.cols; }
-
-/* A span of x: n elements (32-bit: at most HSM_WARP_FLAT_BYTES) from xs, nr rows `pitch` apart and
- * the padding between them, xs's offset from 16 bytes (lead, elements), and the packs that cover it
- * from there. */
+/* A span of x: n elements (32-bit: at most HSM_WARP_FLAT_BYTES) from xs, xs's offset from 16 bytes
+ * (lead, elements), and the packs that cover it from there. */
 template <typename T> struct hsm_flat_span {
     const T *xs;
     int nr, n, lead, packs;
 };
 template <typename T>
-__device__ __forceinline__ hsm_flat_span<T> hsm_flat_span_of(const hsm_args &a, int64_t r0, int pitch)
+__device__ __forceinline__ hsm_flat_span<T> hsm_flat_span_of(const hsm_args &a, int64_t r0)
 {
     constexpr int VEC = 16 / sizeof(T);
     hsm_flat_span<T> s;
     s.nr = a.rows - r0 < a.flat_rows ? (int)(a.rows - r0) : a.flat_rows;
-    s.n = (s.nr - 1) * pitch + (int)a.cols;
-    s.xs = (const T *)a.x + r0 * pitch;
+    s.n = s.nr * (int)a.cols;
+    s.xs = (const T *)a.x + r0 * a.cols;
     s.lead = hsm_pack_lead(s.xs);
     s.packs = (s.lead + s.n + VEC - 1) / VEC;
     return s;
@@ -311,12 +303,10 @@ __device__ __forceinline__ void hsm_flat_edges(const hsm_flat_span<T> &s, uint4 
         hsm_flat_part((T *)(buf + last), (const T *)&e[1], last * VEC - s.lead, s.n);
 }
 
-/* Copies src's elements from + e to dst's elements e, for e in [0, n) that lie in a row (e % pitch <
- * cols; every e where pitch == cols), the padding between rows neither read nor written (lead: dst's
- * offset from 16 bytes); where from == lead, each pack is one 16-byte read of shared memory. A pack
- * that holds padding goes an element at a time, as one that straddles the span's ends. */
+/* Copies src's elements from + e for e in [0, n) to dst's elements e (lead: dst's offset from 16
+ * bytes); where from == lead, each pack is one 16-byte read of shared memory. */
 template <typename T>
-__device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint4 *src, int from, int pitch, int cols)
+__device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint4 *src, int from)
 {
     constexpr int VEC = 16 / sizeof(T);
     const T *s = (const T *)src + from;
@@ -324,9 +314,7 @@ __device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint
     for (int i = 0; i < HSM_WARP_FLAT_ROUNDS; i++) {
         const int p = threadIdx.x + i * HSM_WARP_BLOCK;
         const int e0 = p * VEC - lead;
-        /* the column of element e0 (pitch >= VEC: plan.c's padded rows are at least 8 columns) */
-        const int c0 = pitch == cols ? 0 : e0 >= 0 ? e0 % pitch : e0 + pitch;
-        if (e0 >= 0 && e0 + VEC <= n && c0 + VEC <= cols) {
+        if (e0 >= 0 && e0 + VEC <= n) {
             uint4 w;
             if (from == lead) {
                 w = src[p];
@@ -338,16 +326,7 @@ __device__ __forceinline__ void hsm_flat_out(T *dst, int lead, int n, const uint
             }
             *(uint4 *)(dst + e0) = w;
         } else if (e0 + VEC > 0 && e0 < n) {
-            if (pitch == cols) {
-                hsm_flat_part(dst + e0, s + e0, e0, n);
-            } else {
-#pragma unroll
-                for (int k = 0; k < VEC; k++) {
-                    const int c = c0 + k < pitch ? c0 + k : c0 + k - pitch;
-                    if (e0 + k >= 0 && e0 + k < n && c < cols)
-                        dst[e0 + k] = s[e0 + k];
-                }
-            }
+            hsm_flat_part(dst + e0, s + e0, e0, n);
         }
     }
 }
@@ -445,18 +424,18 @@ __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
     __shared__ uint4 bufs[2][HSM_WARP_FLAT_PACKS];
     constexpr int groups = HSM_WARP_BLOCK / W;
     const int lane = threadIdx.x % W, group = threadIdx.x / W;
-    const int cols = (int)a.cols, pitch = hsm_flat_pitch(a);
+    const int cols = (int)a.cols;
     const int64_t step = (int64_t)gridDim.x * a.flat_rows; /* flat_rows: a multiple of groups */
     int64_t r0 = (int64_t)blockIdx.x * a.flat_rows;
     uint4 e[2]; /* the straddling packs of the span copied in next */
     if (r0 < a.rows)
-        hsm_flat_issue(hsm_flat_span_of<T>(a, r0, pitch), bufs[0], e);
+        hsm_flat_issue(hsm_flat_span_of<T>(a, r0), bufs[0], e);
     hsm_copy_async_commit();
     for (int b = 0; r0 < a.rows; r0 += step, b ^= 1) {
-        const hsm_flat_span<T> s = hsm_flat_span_of<T>(a, r0, pitch);
+        const hsm_flat_span<T> s = hsm_flat_span_of<T>(a, r0);
         hsm_flat_edges(s, bufs[b], e);
         if (r0 + step < a.rows)
-            hsm_flat_issue(hsm_flat_span_of<T>(a, r0 + step, pitch), bufs[b ^ 1], e);
+            hsm_flat_issue(hsm_flat_span_of<T>(a, r0 + step), bufs[b ^ 1], e);
         hsm_copy_async_commit();
         hsm_copy_async_wait_pending(1); /* this span's copies: all but the group just committed */
         __syncthreads();
@@ -464,11 +443,11 @@ __device__ __forceinline__ void hsm_warp_flat_body(const hsm_args a)
          * all its lanes; a group past the span's last row reads and writes nothing. */
         const int rounds_end = (s.nr + groups - 1) / groups * groups;
         for (int rr = group; rr < rounds_end; rr += groups)
-            hsm_flat_row<T, C, W, LOG>((T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * pitch, rr < s.nr ? cols : 0,
-                                       cols, lane);
+            hsm_flat_row<T, C, W, LOG>((T *)bufs[b] + s.lead + (rr < s.nr ? rr : 0) * cols, rr < s.nr ? cols : 0, cols,
+                                  lane);
         __syncthreads();
-        T *ys = (T *)a.y + r0 * pitch;
-        hsm_flat_out<T>(ys, hsm_pack_lead(ys), s.n, bufs[b], s.lead, pitch, cols);
+        T *ys = (T *)a.y + r0 * a.cols;
+        hsm_flat_out<T>(ys, hsm_pack_lead(ys), s.n, bufs[b], s.lead);
         __syncthreads(); /* the next round's copies go into this buffer */
     }
 }

@@ -94,9 +94,7 @@ typedef struct hsm_req {
     int one_pass;      /* the statistics alone, or a call given them (stats_in): each row is read once,
                           nothing is read again (ONLINE keeps no tiles for a second pass) */
     int peel;          /* vec > 1 on rows off 16 bytes: only the peeled kernels (hsm_kernel.peel) */
-    int flat;          /* the plain forward of dense rows, or of 16-bit rows padded a little: only WARP's
-                          staged kernels (hsm_kernel.flat) */
-    int64_t flat_pitch; /* flat: elements from one row's start to the next's in x and y (cols if dense) */
+    int flat;          /* the plain forward of dense rows: only WARP's staged kernels (hsm_kernel.flat) */
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */

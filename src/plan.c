@@ -87,12 +87,6 @@
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 
-/* The padded rows WARP's staged kernels take (plan_get): a stride at most cols / HSM_WARP_FLAT_PAD_DIV
- * more than cols, so that the padding they copy in with the rows adds at most an eighth to x's bytes
- * (the peeled kernels those rows had ran 0.58-0.72x their dense aligned neighbours: bench/results/
- * h200-2026-11-29-warp-peel.md). */
-#define HSM_WARP_FLAT_PAD_DIV 8
-
 /* ROW's plain forward (softmax and log-softmax) launched a block a row, on rows of 32 KiB or more,
  * asks L2 for the row resident / HSM_ROW_AHEAD_DIV visits after each of its own (hsm_launch's
  * ahead): such a block holds its long row in registers alone or beside a few others, so its SM's
@@ -309,7 +303,7 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
              * with three spans to overlap one's copy with another's reduction, was slower (H200, same
              * run: 0.83-0.96x on problems of 4-10 MB, 1.00x on fp16 and bf16 262144 x 77). */
             const int64_t groups = block / w, resident = (int64_t)h->dev.num_cus * bpc;
-            const int64_t fit = HSM_WARP_FLAT_BYTES / (q->flat_pitch * elem_bytes(q->dt)) / groups * groups;
+            const int64_t fit = HSM_WARP_FLAT_BYTES / (cols * elem_bytes(q->dt)) / groups * groups;
             HSM_RETURN_IF(fit < groups, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
             const int64_t even = ceil_div(ceil_div(rows, resident), groups) * groups;
             out->flat_rows = (int)min64(fit, even);
@@ -1445,17 +1439,12 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     }
     /* WARP's staged kernels (_flat, and _flat_*_log for the plain log-softmax) take the plain forward
      * of dense rows (x's rows cols apart, and y's) of up to HSM_WARP_MAX_COLS columns at any offset
-     * (16-bit: one less, plan_warp says why), and of 16-bit rows padded a little (x's and y's rows the
-     * same stride apart, at most cols / HSM_WARP_FLAT_PAD_DIV more than cols: the kernels copy the
-     * padding in with the rows, hip/softmax_warp.hip says why): a forced one only those, and the plan
-     * those whose rows are not all on 16 bytes, which the vector kernels cannot take whole, unless
-     * scalar_rows gives them to the scalar kernels. Should neither serve them after all, the plan is
-     * the one they would have had (q_rows). */
+     * (16-bit: one less, plan_warp says why): a forced one only those, and the plan those whose rows
+     * are not all on 16 bytes, which the vector kernels cannot take whole, unless scalar_rows gives
+     * them to the scalar kernels. Should neither serve them after all, the plan is the one they would
+     * have had (q_rows). */
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
-    const int padded = !dense && es == 2 && p->x_row_stride == p->y_row_stride && p->x_row_stride > p->cols &&
-                       (p->x_row_stride - p->cols) * HSM_WARP_FLAT_PAD_DIV <= p->cols &&
-                       (forced_k != NULL || !scalar_rows(q.dt, p->rows, p->cols)); /* small ones keep their plan */
-    const int flat_ok = plain_kop && !channel && (dense || padded) && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
+    const int flat_ok = plain_kop && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const hsm_req q_rows = q;
     const int lead_rows = lead;
@@ -1465,7 +1454,6 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
                                                               q.vec == 1);
     if (dense_rows) {
         q.flat = forced_k != NULL || !scalar_rows(q.dt, p->rows, p->cols);
-        q.flat_pitch = q.flat ? (dense ? p->cols : p->x_row_stride) : 0;
         q.vec = q.flat ? v : 1;
         q.peel = 0;
         lead = 0;

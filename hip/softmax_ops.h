@@ -975,7 +975,8 @@ __device__ __forceinline__ float hsm_packed_bwd_share(const hsm_args &a, const u
 /* dx of the thread's packs, in y's dtype, from the row's sum s; SCALED: times the problem's scale,
  * which a plain backward (scale 1) does not multiply by. Plain stores, not streaming ones: in a
  * stand-alone kernel of ROW's packed shape they ran 0.4-1.0% faster on bf16 4096 x 2048-4096 and
- * fp32 4096 x 4096 (bench/results/h200-2026-11-30-row-packed-bwd.md, command 8). */
+ * fp32 4096 x 4096 (bench/results/h200-2026-11-30-row-packed-bwd.md, command 8); here, against the
+ * streaming ones, 0.997-1.025x (bench/results/h200-2026-11-30-packed-bwd-stores.md). */
 template <typename T, int NP, int LOG, int SCALED>
 __device__ __forceinline__ void hsm_packed_bwd_store_t(const hsm_args &a, T *xr, int cols, int t, int width,
                                                        const uint32_t *wy, const uint32_t *wd, float s)

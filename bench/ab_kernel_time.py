@@ -12,10 +12,10 @@ and that of a device-to-device copy of the same bytes (x to y) timed the same wa
 Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[sS][:OP] ...]
 DTYPE fp32, bf16 or fp16; cases given replace the list below. sS: x's and y's rows S elements apart
 (padded rows, S > N; each tensor allocated to its last row's end, no more; cuDNN, which takes dense
-rows, is left out, and the copy is of dense tensors of the same M x N). OP: softmax, log, scale (the forward at
-scale 1/8), mask (scale 1/8 and an additive mask of x's dtype, a row per row), causal (scale 1/8,
-causal rows, the square's rows row mod cols), bwd (the softmax backward: y and dy read, dx written);
-none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
+rows, is left out, and the copy is of dense tensors of the same M x N). OP: softmax, log, scale (the
+forward at scale 1/8), mask (scale 1/8 and an additive mask of x's dtype, a row per row), causal
+(scale 1/8, causal rows, the square's rows row mod cols), bwd (the softmax backward: y and dy read,
+dx written); none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
 """
 import os
 import sys

@@ -580,19 +580,20 @@ __device__ __forceinline__ void hsm_warp_bwd_body(const hsm_args a)
  * and dy are read with L2 priority evict_last, as in ROW's backward (hsm_load16_l2_last): with plain
  * loads 4096 rows of 264-512 columns ran 0.82-0.84x as fast, the rest 0.96-1.02x
  * (bench/results/h200-2026-11-30-warp-packed-bwd.md).
- * One row a warp and no loop over rows (the plan gives a block to every four rows, and does not take
- * these kernels past HSM_WARP_MAX_GRID blocks), the scale multiplied only where it is not 1, the
- * words left to the compiler after the sum (it keeps their floats where it has the registers:
- * bf16 C = 32 70 registers, sm_90; 68 since the code is shared): against the kernel that looped over rows,
- * hid its words from the optimizer and multiplied by a scale of 1, 1.01-1.09x on 4096 rows of
- * 264-1024 columns (bf16 4096 x 1024 7.46 -> 7.26 us), 1.03-1.06x on 256-1024 rows, 0.993-1.008x on
- * 16384-131072 rows (H200, kernel time, same run, one buffer set, whose evict_last lines outlast the
- * timer's flush: with four sets in turn bf16 4096 x 1024 takes 8.00 us against 7.23;
- * bench/results/h200-2026-11-30-packed-bwd-lean.md). Held to 64 registers (8 blocks a SM) the
- * bf16 C = 32 kernel spilled 4 bytes and ran no faster (log-softmax 0.97x); fp32's spilled 224 bytes and
- * ran 0.64x as fast. With plain stores in place of hsm_store's streaming ones the compiler took it
- * to 62 registers unasked, but bf16 and fp16 4096 x 1024 ran 0.983-0.996x (fp32 1.003-1.012x,
- * 257-512 columns 0.996-1.011x; same run): not kept. */
+ * One row a warp and no loop over rows (the plan gives a block to every four rows, and does not
+ * take these kernels past HSM_WARP_MAX_GRID blocks), the scale multiplied only where it is not 1,
+ * the words left to the compiler after the sum (it keeps their floats where it has the registers:
+ * bf16 C = 32 70 registers, sm_90; 68 since the code is shared, 62 with plain stores): against the
+ * kernel that looped over rows, hid its words from the optimizer and multiplied by a scale of 1,
+ * 1.01-1.09x on 4096 rows of 264-1024 columns (bf16 4096 x 1024 7.46 -> 7.26 us), 1.03-1.06x on
+ * 256-1024 rows, 0.993-1.008x on 16384-131072 rows (H200, kernel time, same run, one buffer set,
+ * whose evict_last lines outlast the timer's flush: with four sets in turn bf16 4096 x 1024 takes
+ * 8.00 us against 7.23; bench/results/h200-2026-11-30-packed-bwd-lean.md). Held to 64 registers (8
+ * blocks a SM) the bf16 C = 32 kernel spilled 4 bytes and ran no faster (log-softmax 0.97x); fp32's
+ * spilled 224 bytes and ran 0.64x as fast. dx is written with plain stores
+ * (hsm_packed_bwd_store_t): tried first here with one buffer set, bf16 and fp16 4096 x 1024 ran
+ * 0.983-0.996x (fp32 1.003-1.012x); with buffer sets in turn and the code shared with ROW, bf16
+ * 4096 x 1024 1.025x, fp32 1.001x (bench/results/h200-2026-11-30-packed-bwd-stores.md). */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
 {

@@ -482,6 +482,24 @@ __device__ __forceinline__ float hsm_block_sum(float v, float *scratch)
     v = lane < nwarps ? scratch[lane] : 0.0f;
     return hsm_warp_sum(v, HSM_WARP_SIZE);
 }
+/* The same for blocks of at most MAXW warps, each thread adding every warp's share itself after the
+ * barrier (MAXW reads of shared memory at once, each thread in the same order) in place of a second
+ * round of shuffles, which a short-lived block waits on before its stores. */
+template <int MAXW>
+__device__ __forceinline__ float hsm_block_sum_few(float v, float *scratch)
+{
+    const int lane = threadIdx.x % HSM_WARP_SIZE, warp = threadIdx.x / HSM_WARP_SIZE;
+    const int nwarps = (blockDim.x + HSM_WARP_SIZE - 1) / HSM_WARP_SIZE;
+    v = hsm_warp_sum(v, HSM_WARP_SIZE);
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    float s = 0.0f;
+#pragma unroll
+    for (int i = 0; i < MAXW; i++)
+        s += i < nwarps ? scratch[i] : 0.0f;
+    return s;
+}
 
 /* The kernel argument block, shared by all families. */
 struct hsm_args {

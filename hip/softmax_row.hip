@@ -639,6 +639,28 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
     }
 }
 
+/* dx of the thread's packs from the row's sum s, each pack computed whatever its column and its store
+ * alone under the column's test (one predicated store, no branch); the scale always multiplied
+ * (times 1 is exact), so two bodies, not four. */
+template <typename T, int NP, int LOG>
+__device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr, int cols, const uint32_t *wy,
+                                                       const uint32_t *wd, float s)
+{
+    constexpr int E = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * (int)blockDim.x + (int)threadIdx.x) * E;
+        float o[E];
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            o[e] = hsm_bwd_value<LOG>(hsm_word_elem<T>(wy + 4 * p, e), hsm_word_elem<T>(wd + 4 * p, e), s, a.op.scale);
+        hsm_pack<T, E> pk;
+        hsm_pack_of<T, E>(pk, o, 1.0f);
+        if (col < cols)
+            *reinterpret_cast<hsm_pack<T, E> *>(xr + col) = pk;
+    }
+}
+
 /* The plain backward held as stored (dy and dx in y's dtype; no alpha/beta, no statistics; scale
  * and log-softmax at run time), rows on 16 bytes of whole packs: a block a row, C values a thread in
  * packs of 16 bytes (softmax_ops.h's hsm_packed_bwd_*, as WARP's packed backward), every load issued
@@ -651,19 +673,41 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
  * (bf16 4096 x 4096 25.81 -> 25.15 us; log-softmax 26.26 -> 24.96), fp32 2048-4096 1.011-1.032x,
  * 16384 x 4096 1.006x. Eight packs a thread (16-bit rows of 16384 columns in blocks of 256, fp32
  * 8192; 94-128 registers, two blocks a SM) ran 0.990-0.995x: not kept. The plan gives a row the
- * smallest C whose block has at most HSM_ROW_PACKED_BWD_BLOCK threads. */
+ * smallest C whose block has at most HSM_ROW_PACKED_BWD_BLOCK threads. No branch a pack, the block
+ * sum in one round and two store bodies: in a stand-alone kernel of this shape the branches a pack
+ * cost 0.8-0.9% at bf16 4096 x 4096, the run-time algorithm and scale 0.5-0.7%, a second round of
+ * shuffles 0.4-0.5% (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5). */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
 {
-    constexpr int NP = C * (int)sizeof(T) / 16;
+    constexpr int NP = C * (int)sizeof(T) / 16, E = 16 / (int)sizeof(T);
     __shared__ float red[HSM_MAX_WARPS];
     const int64_t row = blockIdx.x;
     const int cols = (int)a.cols; /* at most HSM_ROW_PACKED_BWD_BLOCK C: the plan's */
     const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
     uint32_t wy[4 * NP], wd[4 * NP];
-    hsm_packed_bwd_load<T, NP>(yr, dr, cols, (int)threadIdx.x, (int)blockDim.x, wy, wd);
-    const float s = hsm_block_sum(hsm_packed_bwd_share<T, NP>(a, wy, wd), red);
-    hsm_packed_bwd_store<T, NP>(a, (T *)a.y + row * a.y_stride, cols, (int)threadIdx.x, (int)blockDim.x, wy, wd, s);
+    /* Every pack read, none behind a branch: a pack past the row reads the row's first one again (in
+     * L1 by then) and is zeroed by a select, adding nothing to the sum. */
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int col = (p * (int)blockDim.x + (int)threadIdx.x) * E;
+        const bool in = col < cols;
+        hsm_pack<uint32_t, 4> py, pd;
+        hsm_load16_l2_last(&py, yr + (in ? col : 0));
+        hsm_load16_l2_last(&pd, dr + (in ? col : 0));
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            wy[4 * p + i] = in ? py.v[i] : 0u;
+            wd[4 * p + i] = in ? pd.v[i] : 0u;
+        }
+    }
+    const float share = hsm_packed_bwd_share<T, NP>(a, wy, wd);
+    const float s = hsm_block_sum_few<HSM_ROW_PACKED_BWD_BLOCK / HSM_WARP_SIZE>(share, red);
+    T *xr = (T *)a.y + row * a.y_stride;
+    if (a.op.log)
+        hsm_row_packed_bwd_out<T, NP, 1>(a, xr, cols, wy, wd, s);
+    else
+        hsm_row_packed_bwd_out<T, NP, 0>(a, xr, cols, wy, wd, s);
 }
 
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with

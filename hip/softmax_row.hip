@@ -676,7 +676,10 @@ __device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr,
  * smallest C whose block has at most HSM_ROW_PACKED_BWD_BLOCK threads. No branch a pack, the block
  * sum in one round and two store bodies: in a stand-alone kernel of this shape the branches a pack
  * cost 0.8-0.9% at bf16 4096 x 4096, the run-time algorithm and scale 0.5-0.7%, a second round of
- * shuffles 0.4-0.5% (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5). */
+ * shuffles 0.4-0.5% (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5); here, against
+ * the kernel before, 1.001-1.016x (bench/results/h200-2026-11-30-branchless-packed-bwd.md). A and B
+ * of dx = A - B s computed before the barrier and held across it (50 registers, 4 blocks a SM, as
+ * the stand-alone kernel's 60) ran 0.983-1.031x: not kept. */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
 {

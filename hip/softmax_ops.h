@@ -924,7 +924,9 @@ __device__ __forceinline__ void hsm_bwd_store_pack(const hsm_args &a, void *xrow
 /* The plain backward (dy and dx in y's dtype; no alpha/beta, no statistics; scale and log-softmax at
  * run time) of rows on 16 bytes of whole packs, y and dy held as loaded: NP packs of 16 bytes of each
  * a thread, pack p of thread t at column (p width + t) E (E = 16 / sizeof(T)), t among `width`
- * threads a row (WARP: the lanes of a warp; ROW: a block). */
+ * threads a row (WARP: the lanes of a warp; ROW: a block). WARP's takes all three steps below; ROW's
+ * (softmax_row.hip's hsm_row_packed_bwd_body) the share alone, its loads and stores without a branch
+ * a pack. */
 
 /* The thread's packs of y and dy as 32-bit words, every load in flight before the first is used,
  * read with L2 priority evict_last (hsm_load16_l2_last); packs past the row hold zeros, which add

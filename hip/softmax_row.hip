@@ -661,25 +661,27 @@ __device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr,
     }
 }
 
-/* The plain backward held as stored (dy and dx in y's dtype; no alpha/beta, no statistics; scale
- * and log-softmax at run time), rows on 16 bytes of whole packs: a block a row, C values a thread in
- * packs of 16 bytes (softmax_ops.h's hsm_packed_bwd_*, as WARP's packed backward), every load issued
- * before the sum, no loop over rows (the plan's grid is the rows) and none of the per-row work of
- * hsm_row_bwd_words_body and hsm_row_bwd_body, which serve every option: a row's line lead and edge
- * element, dy's and dx's dtypes, the blend, statistics. A stand-alone kernel of this shape ran
- * bf16 4096 x 2048-4096 and fp32 4096 x 4096 at 0.989-1.011 of torch.compile's speed, where ROW's
- * were 0.95-0.98 of it. These kernels against the library before (H200, kernel time, one command, buffer sets in
- * turn; bench/results/h200-2026-11-30-row-packed-bwd.md): 4096 rows of 1544-8192 columns 1.014-1.052x
- * (bf16 4096 x 4096 25.81 -> 25.15 us; log-softmax 26.26 -> 24.96), fp32 2048-4096 1.011-1.032x,
- * 16384 x 4096 1.006x. Eight packs a thread (16-bit rows of 16384 columns in blocks of 256, fp32
- * 8192; 94-128 registers, two blocks a SM) ran 0.990-0.995x: not kept. The plan gives a row the
- * smallest C whose block has at most HSM_ROW_PACKED_BWD_BLOCK threads. No branch a pack, the block
- * sum in one round and two store bodies: in a stand-alone kernel of this shape the branches a pack
- * cost 0.8-0.9% at bf16 4096 x 4096, the run-time algorithm and scale 0.5-0.7%, a second round of
- * shuffles 0.4-0.5% (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5); here, against
- * the kernel before, 1.001-1.016x (bench/results/h200-2026-11-30-branchless-packed-bwd.md). A and B
- * of dx = A - B s computed before the barrier and held across it (50 registers, 4 blocks a SM, as
- * the stand-alone kernel's 60) ran 0.983-1.031x: not kept. */
+/* The plain backward held as stored (dy and dx in y's dtype; no alpha/beta, no statistics; scale and
+ * log-softmax at run time), rows on 16 bytes of whole packs: a block a row, C values a thread in packs
+ * of 16 bytes (WARP's packed backward's layout and softmax_ops.h's hsm_packed_bwd_share; loads and
+ * stores of its own), every load issued before the sum, no loop over rows (the plan's grid is the
+ * rows) and none of the per-row work of hsm_row_bwd_words_body and hsm_row_bwd_body, which serve every
+ * option: a row's line lead and edge element, dy's and dx's dtypes, the blend, statistics. A
+ * stand-alone kernel of this shape ran bf16 4096 x 2048-4096 and fp32 4096 x 4096 at 0.989-1.011 of
+ * torch.compile's speed, where ROW's were 0.95-0.98 of it. These kernels against the library before
+ * (H200, kernel time, one command, buffer sets in turn;
+ * bench/results/h200-2026-11-30-row-packed-bwd.md): 4096 rows of 1544-8192 columns 1.014-1.052x (bf16
+ * 4096 x 4096 25.81 -> 25.15 us; log-softmax 26.26 -> 24.96), fp32 2048-4096 1.011-1.032x, 16384 x
+ * 4096 1.006x. Eight packs a thread (16-bit rows of 16384 columns in blocks of 256, fp32 8192; 94-128
+ * registers, two blocks a SM) ran 0.990-0.995x: not kept. The plan gives a row the smallest C whose
+ * block has at most HSM_ROW_PACKED_BWD_BLOCK threads. No branch a pack, the block sum in one round and
+ * two store bodies: in a stand-alone kernel of this shape the branches a pack cost 0.8-0.9% at bf16
+ * 4096 x 4096, the run-time algorithm and scale 0.5-0.7%, a second round of shuffles 0.4-0.5%
+ * (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5); here, against the kernel before,
+ * 1.001-1.016x (bench/results/h200-2026-11-30-branchless-packed-bwd.md). A and B of dx = A - B s
+ * computed before the barrier and held across it (50 registers, 4 blocks a SM, as the stand-alone
+ * kernel's 60) ran 0.983-1.031x; blocks of up to 512 with one pack a thread (torch.compile's layout)
+ * 0.958-0.980x on 16-bit rows of 1544-4096 columns: neither kept. */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
 {
@@ -689,8 +691,8 @@ __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
     const int cols = (int)a.cols; /* at most HSM_ROW_PACKED_BWD_BLOCK C: the plan's */
     const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
     uint32_t wy[4 * NP], wd[4 * NP];
-    /* Every pack read, none behind a branch: a pack past the row reads the row's first one again (in
-     * L1 by then) and is zeroed by a select, adding nothing to the sum. */
+    /* Every pack read, none behind a branch: a pack past the row reads the row's first one again (a
+     * line the block reads anyway) and is zeroed by a select, adding nothing to the sum. */
 #pragma unroll
     for (int p = 0; p < NP; p++) {
         const int col = (p * (int)blockDim.x + (int)threadIdx.x) * E;

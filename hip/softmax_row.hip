@@ -680,8 +680,8 @@ __device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr,
  * (bench/results/h200-2026-11-30-packed-bwd-stores.md, command 5); here, against the kernel before,
  * 1.001-1.016x (bench/results/h200-2026-11-30-branchless-packed-bwd.md). A and B of dx = A - B s
  * computed before the barrier and held across it (50 registers, 4 blocks a SM, as the stand-alone
- * kernel's 60) ran 0.983-1.031x; blocks of up to 512 with one pack a thread (torch.compile's layout)
- * 0.958-0.980x on 16-bit rows of 1544-4096 columns: neither kept. */
+ * kernel's 60) ran 0.983-1.031x; blocks of up to 512 with one pack a thread (torch.compile's block and
+ * occupancy there) 0.958-0.980x on 16-bit rows of 1544-4096 columns: neither kept. */
 template <typename T, int C>
 __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
 {

@@ -9,13 +9,14 @@ Each provider runs 60 times a round, each launch after an L2 flush (bench/kernel
 rounds with the providers in turn; the table gives the median kernel time over the rounds' medians,
 and that of a device-to-device copy of the same bytes (x to y) timed the same way.
 
-Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[sS][:OP] ...]
+Usage: python3 bench/ab_kernel_time.py OLD_LIB NEW_LIB [DTYPE:MxN[sS[d]][:OP] ...]
 DTYPE fp32, bf16 or fp16; cases given replace the list below. sS: x's and y's rows S elements apart
 (padded rows, S > N; each tensor allocated to its last row's end, no more; cuDNN, which takes dense
-rows, is left out, and the copy is of dense tensors of the same M x N). OP: softmax, log, scale (the
-forward at scale 1/8), mask (scale 1/8 and an additive mask of x's dtype, a row per row), causal
-(scale 1/8, causal rows, the square's rows row mod cols), bwd (the softmax backward: y and dy read,
-dx written); none: softmax and log. cuDNN has no fused scale or mask: "-" for those.
+rows, is left out, and the copy is of dense tensors of the same M x N); sSd: x's rows S apart, y
+dense. OP: softmax, log, scale (the forward at scale 1/8), mask (scale 1/8 and an additive mask of
+x's dtype, a row per row), causal (scale 1/8, causal rows, the square's rows row mod cols), bwd (the
+softmax backward: y and dy read, dx written); none: softmax and log. cuDNN has no fused scale or
+mask: "-" for those.
 """
 import os
 import sys
@@ -39,8 +40,8 @@ SHAPES = [(F32, 4096, 64), (F32, 4096, 128), (F32, 4096, 200), (F32, 4096, 256),
 
 
 def cases_of(args):
-    """(dtype, rows, cols, op, row stride or None) from DTYPE:MxN[sS][:OP] arguments, or SHAPES' softmax
-    and log-softmax."""
+    """(dtype, rows, cols, op, (x's, y's row stride) or None) from DTYPE:MxN[sS[d]][:OP] arguments, or
+    SHAPES' softmax and log-softmax."""
     if not args:
         return [(dt, m, n, op, None) for op in ("softmax", "log") for dt, m, n in SHAPES]
     first, logs = [], []  # a case without an op: its softmax in order, its log-softmax after all cases
@@ -49,7 +50,7 @@ def cases_of(args):
         shape, _, stride = f[1].partition("s")
         f[1] = shape
         d, m, n, op = parse_case(":".join(f))
-        st = int(stride) if stride else None
+        st = None if not stride else (int(stride[:-1]), n) if stride.endswith("d") else (int(stride), int(stride))
         first.append((TORCH_DTYPES[d], m, n, op or "softmax", st))
         if op is None:
             logs.append((TORCH_DTYPES[d], m, n, "log", st))
@@ -63,8 +64,8 @@ def padded(m, n, stride, dt):
 
 def providers(libs, cudnn, dt, m, n, op, stride=None):
     """Each provider's launch for one case, the copy of x's bytes among them."""
-    x = torch.randn(m, n, device="cuda", dtype=dt) if stride is None else padded(m, n, stride, dt)
-    y = torch.empty_like(x) if stride is None else padded(m, n, stride, dt)
+    x = torch.randn(m, n, device="cuda", dtype=dt) if stride is None else padded(m, n, stride[0], dt)
+    y = torch.empty_like(x) if stride is None else padded(m, n, stride[1], dt)
     dy = torch.randn_like(x)
     mask = torch.where(torch.rand(m, n, device="cuda") < 0.9, 0.0, float("-inf")).to(dt) if op == "mask" else None
     fields = {"softmax": {}, "log": {"algorithm": ALGO_LOG}, "bwd": {}, "scale": {"scale": 0.125},
@@ -72,7 +73,7 @@ def providers(libs, cudnn, dt, m, n, op, stride=None):
                        "mask_ptr": mask.data_ptr() if mask is not None else None, "mask_row_stride": n},
               "causal": {"scale": 0.125, "mask": MASK_CAUSAL, "queries": n}}[op]
     if stride is not None:
-        fields = dict(fields, x_row_stride=stride, y_row_stride=stride)
+        fields = dict(fields, x_row_stride=stride[0], y_row_stride=stride[1])
     prov = {}
     for tag, h in libs.items():
         p = h.problem(dt, m, n, **fields)
@@ -106,7 +107,8 @@ def main():
         name = {k: nm for k, (_, nm) in res.items()}
         cud = f"{us['cuDNN']:.2f}" if "cuDNN" in us else "-"
         cud_ratio = f"{us['cuDNN'] / us['new']:.3f}" if "cuDNN" in us else "-"
-        shape = f"{m}x{n}" + (f" stride {stride}" if stride is not None else "")
+        shape = f"{m}x{n}" + ("" if stride is None else f" stride {stride[0]}" if stride[0] == stride[1]
+                              else f" x stride {stride[0]}, y {stride[1]}")
         print(f"| {str(dt)[6:]} | {op} | {shape} | {name['old']} | {name['new']} | "
               f"{us['old']:.2f} | {us['new']:.2f} | {cud} | {us['copy']:.2f} | {us['old'] / us['new']:.3f} | "
               f"{cud_ratio} | {us['copy'] / us['new']:.3f} |", flush=True)

@@ -926,7 +926,10 @@ __device__ __forceinline__ void hsm_bwd_store_pack(const hsm_args &a, void *xrow
  * a thread, pack p of thread t at column (p width + t) E (E = 16 / sizeof(T)), t among `width`
  * threads a row (WARP: the lanes of a warp; ROW: a block). WARP's takes all three steps below; ROW's
  * (softmax_row.hip's hsm_row_packed_bwd_body) the share alone, its loads and stores without a branch
- * a pack. */
+ * a pack. WARP's with ROW's branchless loads and stores ran 0.94-1.01x (H200, same run: bf16 4096 x
+ * 264, 33 of a warp's 64 packs in the row, 0.958-0.966x; fp32 C = 32 at 89 registers, a block a SM
+ * less, 0.937-0.973x; bench/results/h200-2026-11-30-warp-branchless-bwd.md), so each keeps its own:
+ * a pack past the row still issues its loads, and ROW's blocks, sized to the row, have few such. */
 
 /* The thread's packs of y and dy as 32-bit words, every load in flight before the first is used,
  * read with L2 priority evict_last (hsm_load16_l2_last); packs past the row hold zeros, which add

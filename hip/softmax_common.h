@@ -484,7 +484,10 @@ __device__ __forceinline__ float hsm_block_sum(float v, float *scratch)
 }
 /* The same for blocks of at most MAXW warps, each thread adding every warp's share itself after the
  * barrier (MAXW reads of shared memory at once, each thread in the same order) in place of a second
- * round of shuffles, which a short-lived block waits on before its stores. */
+ * round of shuffles, which a short-lived block waits on before its stores. The three repeat their
+ * first half (warp reduction, lane 0's write, barrier) on purpose: written once in a helper, the
+ * sm_90 code of 14 kernels changed (12 ROW, among them the peeled _log ones and hsm_row_f16_p32_bwd;
+ * 2 ONLINE backward), in registers and order, none of it measured. */
 template <int MAXW>
 __device__ __forceinline__ float hsm_block_sum_few(float v, float *scratch)
 {

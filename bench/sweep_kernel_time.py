@@ -10,7 +10,9 @@ problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each afte
 before bench/results/h200-2026-11-30-rotated.md); the median of the rounds' medians. Correctness is the tests' (every kernel
 forced on every shape it serves).
 
-Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16, fp16)
+Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN[sS]:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16,
+fp16; sS: the forward's x and y rows S elements apart, each tensor allocated to its last row's end; torch.compile
+then runs the dense M x N)
 """
 import ctypes
 import os
@@ -60,13 +62,21 @@ def main():
     names = kernel_names(h)
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 2 rounds' medians of 60 launches\n")
     for case in sys.argv[2:]:
-        d, m, n, op = parse_case(case)
+        f = case.split(":")
+        f[1], _, stride = f[1].partition("s")
+        d, m, n, op = parse_case(":".join(f))
         dt, tag = TORCH_DTYPES[d], TAGS[d]
         x = torch.randn(m, n, device="cuda", dtype=dt)
         y = torch.empty_like(x)
         dy = torch.randn_like(x)
         yv = torch.softmax(x.float(), -1).to(dt)
-        p = h.problem(dt, m, n, **({"algorithm": ALGO_LOG} if op == "log" else {}))
+        fields = {"algorithm": ALGO_LOG} if op == "log" else {}
+        if stride:  # padded rows: the tensors are their flat storage (buffer_sets clones them as they are)
+            st = int(stride)
+            x = torch.randn((m - 1) * st + n, device="cuda", dtype=dt)
+            y = torch.empty_like(x)
+            fields = dict(fields, x_row_stride=st, y_row_stride=st)
+        p = h.problem(dt, m, n, **fields)
         sets = buffer_sets((x, y, dy, yv), (3 if op == "bwd" else 2) * x.numel() * x.element_size())
 
         def call(x, y, dy, yv):
@@ -90,9 +100,10 @@ def main():
                 pass
         static = for_shape(OPS[op])
         prov["torch.compile"] = in_turn((lambda x, y, dy, yv: static(yv, dy)) if op == "bwd" else
-                                        (lambda x, y, dy, yv: static(x)), sets)
+                                        (lambda x, y, dy, yv: static(x if not stride else yv)), sets)
         res = rounds(prov, 2)
-        print(f"### {d} {op} {m}x{n}\n\n| provider | us | kernel |\n|---|---:|---|")
+        print(f"### {d} {op} {m}x{n}" + (f" stride {stride}" if stride else "") +
+              "\n\n| provider | us | kernel |\n|---|---:|---|")
         for k, (t, nm) in sorted(res.items(), key=lambda kv: kv[1][0]):
             print(f"| {k} | {t:.2f} | `{nm}` |")
         print(flush=True)

@@ -48,6 +48,7 @@
 #define HSM_ROW_PACKED_BWD_MAX_BYTES (16 << 10)
 #define HSM_ROW_PACKED_BWD_MAX_THREADS ((int64_t)1 << 31)
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
+#define HSM_WARP_PEEL16_MAX_COLS 64      /* plan_peeled: WARP's 16-bit peeled twins, rows of fewer columns */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
@@ -223,12 +224,27 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  * - fp32, the forward with options and the backward: the 16-bit rule's first step (a pack is four
  *   values): scale 1/8 65536 x 128 26.10 us on 32 lanes of one pack, 20.16 on 16 of two; backward
  *   28.27, 27.73.
+ * - 16-bit, the scalar kernels (rows off 16 bytes), the plain forward and log-softmax: where s takes
+ *   the whole warp for a row with fewer than 8 values a lane, on rows that still give every SM/CU
+ *   HSM_WARP_FEWER_LANES_WARPS warps. H200, each kernel forced, padded rows (every stride cols + 1):
+ *   fp16 65536 x 77 14.40 us on 32 lanes of 4, 13.15 on 16 of 8; 65536 x 120 15.66, 15.25; bf16
+ *   65536 x 127 14.14, 13.04; log-softmax fp16 65536 x 77 14.61, 12.44, at 33 columns 12.58 on 32
+ *   lanes of 2, 8.74 on 16 of 4 (bench/results/h200-2026-11-30-warp-scalar16.md). At 33 columns
+ *   the softmax ran 7.78 on 16 lanes of 4 and 8.92 on 8 of 8: the rule stops at the half warp.
  * - The peeled kernels (rows off 16 bytes, x's and y's at the same offsets), every dtype: the first
  *   step. H200, each forced, every stride cols + 1 or + 3 (bench/results/h200-2026-11-29-warp-peel.md):
  *   fp32 65536 x 77 18.93 us on 32 lanes of one pack, 16.38 on 16 of two; bf16 65536 x 200 25.66,
  *   23.33; fp16 65536 x 77 13.92, 13.58, but 262144 x 77 49.61, 51.52. Four packs lost on 16-bit
  *   rows (fp16 65536 x 77 14.53). */
 #define HSM_WARP_FEWER_LANES_WARPS 16
+/* Whether rows on half a warp each still give every SM/CU HSM_WARP_FEWER_LANES_WARPS warps: where
+ * they do, 16-bit scalar kernels of the plain forward and log-softmax take 8 values a lane
+ * (fewer_lanes), and 16-bit rows of HSM_WARP_PEEL16_MAX_COLS columns or more those rather than the
+ * peeled kernels (plan_peeled). */
+static int scalar16_fewer(const struct hipsoftmax_context *h, int64_t rows)
+{
+    return rows * (h->dev.warp_size / 2) >= (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size;
+}
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
 {
@@ -238,6 +254,8 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     if (q->dt == HSM_F32 && is_plain_kop(q->kop) && !q->peel)
         return w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
     const int64_t packs = cols / vec, half = w / 2;
+    if (q->dt != HSM_F32 && vec == 1 && is_plain_kop(q->kop))
+        return w == h->dev.warp_size && c < 8 && scalar16_fewer(h, rows);
     if (vec == 1 || c > 2 * vec || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;
@@ -1016,9 +1034,15 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
         if (af == HSM_FAMILY_WARP) {
             /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as
              * it is (H200: fp16 65536 x 77, 16 lanes of 8 either way, 1.31x the scalar kernel; bf16
-             * 16384 x 127, whose lead made 32 lanes of 8 where 128 columns take 16: 0.82x). */
+             * 16384 x 127, whose lead made 32 lanes of 8 where 128 columns take 16: 0.82x), and for
+             * 16-bit rows only under HSM_WARP_PEEL16_MAX_COLS columns where the scalar kernels take 8
+             * values a lane (scalar16_fewer): they are the faster there (H200, each forced, stride cols +
+             * 1: fp16 65536 x 77 13.15 us against 14.06-14.10 peeled, 65536 x 120 15.25 against
+             * 15.50-16.45, bf16 65536 x 200 23.24 against 24.34; at 33 columns the peeled 7.54
+             * against 7.78; bench/results/h200-2026-11-30-warp-scalar16.md). */
             hsm_plan pw = *out;
-            if (q->same_offset && plan_warp(h, &qv, rows, cols, &pw) == HIPSOFTMAX_STATUS_SUCCESS &&
+            if (q->same_offset && (q->dt == HSM_F32 || cols < HSM_WARP_PEEL16_MAX_COLS || !scalar16_fewer(h, rows)) &&
+                plan_warp(h, &qv, rows, cols, &pw) == HIPSOFTMAX_STATUS_SUCCESS &&
                 (int64_t)pw.group_width * pw.ks->k->cols_per_thread <=
                     (int64_t)aligned.group_width * aligned.ks->k->cols_per_thread) {
                 *out = pw;

@@ -489,7 +489,9 @@ static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
  * lanes of one) and few rows as before. fp32's forward with options and backward likewise (a pack of
  * four: 128 columns on 16 lanes of two, not 256 on 16 of four); its plain forward keeps its own rule
  * (test_two_rows_plan). The peeled kernels (rows off 16 bytes at x's and y's same offsets: every
- * stride cols + pad) the first step, every dtype. */
+ * stride cols + pad) the first step, every dtype; 16-bit rows of 64 columns or more on rows many
+ * enough (plan.c's scalar16_fewer) take the scalar kernels instead, which there pass over the whole
+ * warp to 8 values a lane (the plain forward and log-softmax; 2048 rows keep 32 lanes). */
 static void test_fewer_lanes_plan(hipsoftmax_handle h)
 {
     static const struct {
@@ -515,9 +517,14 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
                  {HIPSOFTMAX_DTYPE_F32, 262144, 64, 0, 0, 1, "v2_bwd", 8, 0},
                  {HIPSOFTMAX_DTYPE_F32, 262144, 256, 0, 1, 0, "v2_fwd", 32, 0},
                  {HIPSOFTMAX_DTYPE_F32, 262144, 77, 0, 0, 0, "v2_peel", 16, 3},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 200, 0, 0, 0, "v2_peel", 16, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 0, 0, 0, "v2_peel", 8, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 77, 0, 0, 0, "v1_peel", 16, 1}};
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 0, 0, 0, "v1_peel", 8, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 77, 0, 0, 0, "v1_peel", 16, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 200, 0, 0, 0, "s8", 32, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 0, 0, 0, "s8", 16, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 1, 0, 0, "s8_log", 16, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 1, 0, 0, "s4_log", 16, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 127, 0, 0, 0, "s8", 16, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 2048, 127, 0, 0, 0, "s4", 32, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};

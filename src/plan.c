@@ -1033,9 +1033,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             return HIPSOFTMAX_STATUS_SUCCESS;
         if (af == HSM_FAMILY_WARP) {
             /* WARP's twins take up to vec - 1 columns more: only where that leaves the group's span as
-             * it is (H200, before the scalar kernels' 8 values a lane: fp16 65536 x 77, 16 lanes of 8
-             * either way, 1.31x the scalar kernel on 32 lanes; bf16 16384 x 127, whose lead made 32
-             * lanes of 8 where 128 columns take 16: 0.82x), and for
+             * it is (H200, 2026-11-23, the kernels of then: fp16 65536 x 77, 16 lanes of 8 either way,
+             * 1.31x the scalar kernel; bf16 16384 x 127, whose lead made 32 lanes of 8 where 128
+             * columns take 16: 0.82x), and for
              * 16-bit rows only under HSM_WARP_PEEL16_MAX_COLS columns where the scalar kernels take 8
              * values a lane (scalar16_fewer): they are the faster there (H200, each forced, stride cols +
              * 1: fp16 65536 x 77 13.15 us against 14.06-14.10 peeled, 65536 x 120 15.25 against

@@ -492,7 +492,7 @@ static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
  * stride cols + pad) the first step, every dtype; 16-bit rows of 64 columns or more on rows many
  * enough (plan.c's scalar16_fewer) take the scalar kernels instead, which there pass over the whole
  * warp to 8 values a lane (the plain forward and log-softmax; 2048 rows keep 32 lanes). */
-static void test_fewer_lanes_plan(hipsoftmax_handle h)
+static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         hipsoftmax_dtype dt;
@@ -500,31 +500,34 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
         int log, scaled, bwd;
         const char *want; /* the kernel's name after hsm_warp_<dtype>_ */
         int lanes, pad;
-    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 0, "v4", 4, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, 0, "v2_fwd", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 1, 0, "v2_fwd", 16, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 1, "v2_bwd", 8, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 256, 0, 0, 1, "v2_bwd", 16, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 1, "v1_bwd", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 1, 0, "v1_fwd", 16, 0},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 128, 0, 1, 0, "v2_fwd", 16, 0},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 64, 0, 0, 1, "v2_bwd", 8, 0},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 256, 0, 1, 0, "v2_fwd", 32, 0},
-                 {HIPSOFTMAX_DTYPE_F32, 262144, 77, 0, 0, 0, "v2_peel", 16, 3},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 0, 0, 0, "v1_peel", 8, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 77, 0, 0, 0, "v1_peel", 16, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 200, 0, 0, 0, "s8", 32, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 0, 0, 0, "s8", 16, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 1, 0, 0, "s8_log", 16, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 1, 0, 0, "s4_log", 16, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 127, 0, 0, 0, "s8", 16, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 2048, 127, 0, 0, 0, "s4", 32, 1}};
+        const char *want64; /* on 64-lane waves where it differs, else NULL */
+        int lanes64;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 0, "v4", 4, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 0, 1, 0, "v2_fwd", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 1, 0, "v2_fwd", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 80, 0, 0, 1, "v2_bwd", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 256, 0, 0, 1, "v2_bwd", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 1, "v1_bwd", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 1, 0, "v1_fwd", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 128, 0, 1, 0, "v2_fwd", 16, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 64, 0, 0, 1, "v2_bwd", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 256, 0, 1, 0, "v2_fwd", 32, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 262144, 77, 0, 0, 0, "v2_peel", 16, 3, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 0, 0, 0, "v1_peel", 8, 1, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 77, 0, 0, 0, "v1_peel", 16, 1, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 200, 0, 0, 0, "s8", 32, 1, NULL, 0},
+                 /* 64-lane waves: these rows take half the wave at most, which the rule leaves */
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 0, 0, 0, "s8", 16, 1, "s4", 32},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 77, 1, 0, 0, "s8_log", 16, 1, "s4_log", 32},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 33, 1, 0, 0, "s4_log", 16, 1, "s2_log", 32},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 127, 0, 0, 0, "s8", 16, 1, "s4", 32},
+                 {HIPSOFTMAX_DTYPE_BF16, 2048, 127, 0, 0, 0, "s4", 32, 1, "s2", 64}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -536,15 +539,16 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h)
         p.x_row_stride = p.y_row_stride = cases[i].cols + cases[i].pad;
         EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
                       HIPSOFTMAX_STATUS_SUCCESS);
+        const int wide = warp == 64 && cases[i].want64 != NULL;
+        const int lanes = wide ? cases[i].lanes64 : cases[i].lanes;
         char want[64];
         snprintf(want, sizeof want, "hsm_warp_%s_%s",
                  cases[i].dt == HIPSOFTMAX_DTYPE_F16 ? "f16" : cases[i].dt == HIPSOFTMAX_DTYPE_BF16 ? "bf16" : "f32",
-                 cases[i].want);
-        if (info.family != HIPSOFTMAX_FAMILY_WARP || strcmp(info.kernel, want) != 0 ||
-            info.group_width != cases[i].lanes) {
+                 wide ? cases[i].want64 : cases[i].want);
+        if (info.family != HIPSOFTMAX_FAMILY_WARP || strcmp(info.kernel, want) != 0 || info.group_width != lanes) {
             fprintf(stderr, "%lldx%lld (dtype %d, log %d, scaled %d, bwd %d): %s on %d lanes, expected %s on %d\n",
                     cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].log, cases[i].scaled, cases[i].bwd,
-                    info.kernel, info.group_width, want, cases[i].lanes);
+                    info.kernel, info.group_width, want, lanes);
             failures++;
         }
     }
@@ -1012,7 +1016,7 @@ int main(void)
         test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_fewer_lanes_plan(h);
+        test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_block_a_row_plan(h);
         test_shift_plan(h);
         test_forced_kernels(h);

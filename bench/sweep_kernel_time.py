@@ -10,12 +10,14 @@ problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each afte
 before bench/results/h200-2026-11-30-rotated.md); the median of the rounds' medians. Correctness is the tests' (every kernel
 forced on every shape it serves).
 
-Usage: python3 bench/sweep_kernel_time.py LIB DTYPE:MxN[sS]:OP ...   (OP softmax, log, bwd; DTYPE fp32, bf16,
-fp16; sS: the forward's x and y rows S elements apart, each tensor allocated to its last row's end; torch.compile
-then runs the dense M x N)
+Usage: python3 bench/sweep_kernel_time.py [--only REGEX] LIB DTYPE:MxN[sS]:OP ...   (OP softmax, log, bwd;
+DTYPE fp32, bf16, fp16; sS: the forward's x and y rows S elements apart, each tensor allocated to its last row's
+end; torch.compile then runs the dense M x N; --only: the kernels whose names REGEX finds, beside the plan and
+torch.compile)
 """
 import ctypes
 import os
+import re
 import sys
 
 import torch
@@ -56,12 +58,16 @@ def of_op(name, tag, op):
 
 
 def main():
-    h = HipSoftmax(sys.argv[1])
+    args = sys.argv[1:]
+    only = None
+    if args[:1] == ["--only"]:
+        only, args = re.compile(args[1]), args[2:]
+    h = HipSoftmax(args[0])
     h.lib.hipsoftmax_set_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     h.lib.hipsoftmax_get_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     names = kernel_names(h)
     print(f"Kernel time (CUPTI), us, on {torch.cuda.get_device_name()}: median of 2 rounds' medians of 60 launches\n")
-    for case in sys.argv[2:]:
+    for case in args[1:]:
         f = case.split(":")
         f[1], _, stride = f[1].partition("s")
         d, m, n, op = parse_case(":".join(f))
@@ -91,7 +97,7 @@ def main():
 
         prov = {"plan": in_turn(lambda *st: forced(None, *st), sets)}
         for k in names:
-            if not of_op(k, tag, op):
+            if not of_op(k, tag, op) or (only is not None and not only.search(k)):
                 continue
             try:
                 forced(k, *sets[0])

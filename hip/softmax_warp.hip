@@ -683,6 +683,24 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
 #define HSM_WARP_PEEL_SET(SFX, T, VEC) HSM_WARP_VEC_SET(SFX, _peel, T, VEC, hsm_warp_peel_body)
 #define HSM_WARP_PEEL_ENTRIES(SFX, DT, VEC) HSM_WARP_VEC_ENTRIES(SFX, _peel, HSM_KOP_PLAIN, DT, VEC, 1)
 
+/* The plain forward's and log-softmax's 16-bit rows on 8 bytes, not 16 (dense: cols a multiple of 4
+ * and not of 8, every other row 8 bytes off 16: 300, 420, ...), _h<N> and
+ * _h<N>_log: hsm_warp_rows with packs of 8 bytes, N a lane (C = 4 N). Every pack lies wholly in the
+ * row or past it, so nothing is peeled. Those rows otherwise take the staged or the scalar kernels
+ * (or, padded, the peeled ones), which ran fp16 65536 x 300 at 33.9-37.7 us where aligned 65536 x 288
+ * ran 22.9 on _v4 and torch.compile's kernel took 27.8; _h8 runs it in 25.4 (H200,
+ * bench/results/h200-2026-11-30-half.md). 8-byte stores are plain ones (hsm_store: only 16-byte packs
+ * stream). */
+#define HSM_WARP_HALF_SET(SFX, KS, T, BODY)                                                           \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_h1##KS, T, 4, 4, BODY)                                          \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_h2##KS, T, 4, 8, BODY)                                          \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_h4##KS, T, 4, 16, BODY)                                         \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_h8##KS, T, 4, 32, BODY)
+#define HSM_WARP_HALF_ENTRIES(SFX, KS, KOP, DT)                                                       \
+    HSM_WARP_ENTRY(hsm_warp_##SFX##_h1##KS, KOP, DT, 4, 4), HSM_WARP_ENTRY(hsm_warp_##SFX##_h2##KS, KOP, DT, 4, 8), \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_h4##KS, KOP, DT, 4, 16),                                      \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_h8##KS, KOP, DT, 4, 32)
+
 /* The staged plain forward (hsm_warp_flat_body), _flat_w<W>, 16-bit: W lanes a row (1 to 32) of 16
  * elements each, rows of up to 16 W - 1 columns (HSM_WARP_MAX_COLS - 1 on 32). Its vec is 16
  * bytes' worth: its accesses are; its `flat` is W. The reduction from shared memory is what bounds
@@ -752,6 +770,10 @@ HSM_WARP_LOG_SET(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)
+HSM_WARP_HALF_SET(f16, , hsm_f16, hsm_warp_body)
+HSM_WARP_HALF_SET(bf16, , hsm_bf16, hsm_warp_body)
+HSM_WARP_HALF_SET(f16, _log, hsm_f16, hsm_warp_log_body)
+HSM_WARP_HALF_SET(bf16, _log, hsm_bf16, hsm_warp_log_body)
 HSM_WARP_FLAT_SET(f16, , hsm_f16, false)
 HSM_WARP_FLAT_SET(bf16, , hsm_bf16, false)
 HSM_WARP_FLAT_SET(f16, _log, hsm_f16, true)
@@ -775,6 +797,10 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_PEEL_ENTRIES(f32, HSM_F32, 4),
     HSM_WARP_PEEL_ENTRIES(f16, HSM_F16, 8),
     HSM_WARP_PEEL_ENTRIES(bf16, HSM_BF16, 8),
+    HSM_WARP_HALF_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16),
+    HSM_WARP_HALF_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16),
+    HSM_WARP_HALF_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16),
+    HSM_WARP_HALF_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16),
     HSM_WARP_FLAT_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16, 8),
     HSM_WARP_FLAT_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16, 8),
     HSM_WARP_FLAT_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16, 8),

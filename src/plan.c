@@ -49,6 +49,7 @@
 #define HSM_ROW_PACKED_BWD_MAX_THREADS ((int64_t)1 << 31)
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
 #define HSM_WARP_PEEL16_MAX_COLS 64      /* plan_peeled: WARP's 16-bit peeled twins, rows of fewer columns */
+#define HSM_WARP_HALF_MIN_COLS 64        /* plan_get: WARP's _h kernels, rows of more columns */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
@@ -198,7 +199,8 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
 
 /* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane
- * on half the lanes, for rows of at most 256 columns. Not for a forced kernel.
+ * on half the lanes, for rows of at most 256 columns (16-bit vector kernels of the plain forward and
+ * log-softmax: 512). Not for a forced kernel.
  * - fp32, the plain forward and log-softmax: where s takes the whole warp for a row. The next kernel
  *   then holds two rows a warp, 16 lanes each, with twice the loads in flight a lane, as cuDNN's
  *   kernel does at 128 columns (H100, same run, kernel time: 4096 x 128 3.52 us against 3.63, 4096 x
@@ -221,6 +223,16 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   and gain more from the first step (scale 1/8: fp16 65536 x 80 16.03 us on one pack, 11.36 on
  *   two; 65536 x 256 31.23, 22.32; backward 65536 x 192 25.39, 22.26), less or nothing from the
  *   second (65536 x 80: 12.10 on four, backward 13.33), which they do not take.
+ *   The second step on rows of 257-512 columns too (two packs a lane on 32 lanes, four on 16, where
+ *   that takes fewer lane passes: 264-384 columns, not 448 or 512). H200, against the library before
+ *   (bench/results/h200-2026-11-30-half.md): fp16 65536 x 320 1.118x, 65536 x 384 1.107x, 262144 x
+ *   320 1.129x, 8192 x 320 1.136x, bf16 16384 x 384 1.059x, log-softmax bf16 65536 x 320 1.077x.
+ * - 16-bit, the _h kernels (packs of 8 bytes: rows on 8 bytes, not 16): half a warp a row where a row
+ *   would take the whole warp and the rows still give every SM/CU HSM_WARP_FEWER_LANES_WARPS warps
+ *   (scalar16_fewer). H200, each forced (bench/results/h200-2026-11-30-half.md): fp16 65536 x 100
+ *   10.01 us on 16 lanes of two packs, 10.35 on 8 of four, 11.58 on 4 of eight; 65536 x 180 16.06 on
+ *   16 of four, 16.83 on 8 of eight, 17.22 on 32 of two; 65536 x 300 25.93 on 16 of eight, 26.95 on
+ *   32 of four; 65536 x 500 35.10 and 35.17.
  * - fp32, the forward with options and the backward: the 16-bit rule's first step (a pack is four
  *   values): scale 1/8 65536 x 128 26.10 us on 32 lanes of one pack, 20.16 on 16 of two; backward
  *   28.27, 27.73.
@@ -248,19 +260,23 @@ static int scalar16_fewer(const struct hipsoftmax_context *h, int64_t rows)
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
 {
-    const int c = s->k->cols_per_thread, vec = s->k->vec;
-    if (h->forced_kernel[0] != '\0' || s->k->flat || s->k->lanes != 0 || cols > HSM_WARP_TWO_ROW_COLS)
+    const int c = s->k->cols_per_thread, vec = s->k->vec, lane_bytes = c * (int)elem_bytes(q->dt);
+    const int plain16 = q->dt != HSM_F32 && vec > 1 && is_plain_kop(q->kop) && !q->peel;
+    if (h->forced_kernel[0] != '\0' || s->k->flat || s->k->lanes != 0 ||
+        cols > (plain16 ? HSM_WARP_MAX_COLS : HSM_WARP_TWO_ROW_COLS))
         return 0;
     if (q->dt == HSM_F32 && is_plain_kop(q->kop) && !q->peel)
         return w == h->dev.warp_size && (vec > 1 ? c < 8 * vec : c <= 2);
     const int64_t packs = cols / vec, half = w / 2;
     if (q->dt != HSM_F32 && vec == 1 && is_plain_kop(q->kop))
         return w == h->dev.warp_size && c < 8 && scalar16_fewer(h, rows);
-    if (vec == 1 || c > 2 * vec || half == 0 ||
+    if (vec * elem_bytes(q->dt) == 8) /* the _h kernels (packs of 8 bytes) */
+        return w == h->dev.warp_size && scalar16_fewer(h, rows);
+    if (vec == 1 || lane_bytes > 32 || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;
-    if (c == vec)
-        return w >= 16;
+    if (lane_bytes <= 16) /* past 256 columns only a 64-lane wave's one pack a lane: unmeasured, left */
+        return w >= 16 && cols <= HSM_WARP_TWO_ROW_COLS;
     /* fewer lane passes a row */
     return is_plain_kop(q->kop) && !q->peel && half * ceil_div(packs, half) < w * ceil_div(packs, w);
 }
@@ -1282,10 +1298,26 @@ static int bytes_multiple_of(int64_t stride, size_t es, uint64_t m)
 }
 
 /* Whether rows of a tensor starting at `at` (bytes), `stride` elements of `es` bytes apart, all start
- * on 16 bytes. */
+ * on m bytes (a power of two). */
+static int rows_on(uintptr_t at, int64_t rows, int64_t stride, size_t es, uint64_t m)
+{
+    return at % m == 0 && (rows == 1 || bytes_multiple_of(stride, es, m));
+}
 static int rows_on_16(uintptr_t at, int64_t rows, int64_t stride, size_t es)
 {
-    return at % 16 == 0 && (rows == 1 || bytes_multiple_of(stride, es, 16));
+    return rows_on(at, rows, stride, es, 16);
+}
+
+/* Whether a plain forward's (or log-softmax's) 16-bit x and y rows all start on 8 bytes and hold whole
+ * packs of 8 bytes (cols a multiple of 4): WARP's _h kernels' rows. Without pointers (plans), tensors
+ * are taken as allocated: 256-byte aligned. */
+static int half_ok(const hsm_call *c)
+{
+    const hipsoftmax_problem *p = &c->p;
+    const uintptr_t in0 = c->in0 != NULL ? (uintptr_t)c->in0 : 256, out = c->out != NULL ? (uintptr_t)c->out : 256;
+    const size_t es = hsm_dtype_size(p->x_dtype);
+    return es == 2 && hsm_dtype_size(p->y_dtype) == 2 && p->cols % 4 == 0 &&
+           rows_on(in0, p->rows, p->x_row_stride, es, 8) && rows_on(out, p->rows, p->y_row_stride, es, 8);
 }
 
 /* Whether every tensor of the call allows 16-byte accesses of the vector width v of its first input:
@@ -1421,6 +1453,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
      * CHANNEL's kernels take no mask and no statistics (validate.c refuses them for inner > 1). */
     const hsm_kernel *forced_k = forced_kernel(h);
     const int plain_kop = is_plain_kop(q.kop);
+    const int vec16 = q.vec;
     const int forced_channel =
         forced_k != NULL ? forced_k->family == HSM_FAMILY_CHANNEL : h->forced == HIPSOFTMAX_FAMILY_CHANNEL;
     const int channel = forced_channel || (p->mode == HIPSOFTMAX_MODE_CHANNEL && p->inner > 1);
@@ -1471,6 +1504,22 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
     const int flat_ok = plain_kop && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    /* WARP's _h kernels (packs of 8 bytes) take the plain forward's and log-softmax's 16-bit rows
+     * that half_ok allows but 16-byte packs do not, where the plan gives WARP the row (family auto or
+     * WARP, up to HSM_WARP_MAX_COLS columns) and the row has more than HSM_WARP_HALF_MIN_COLS; a
+     * forced one every row half_ok allows. H200, kernel time against the library before (staged or
+     * scalar kernels; bench/results/h200-2026-11-30-half.md): fp16 65536 x 300 1.335x (log-softmax
+     * 1.492x), 65536 x 68 1.097x, 65536 x 100 1.152x, 65536 x 180 1.205x, 65536 x 500 1.179x, bf16
+     * 262144 x 420 1.277x, fp16 4096 x 300 1.274x, x and y rows 304 apart 1.352x; now 1.06-1.29x as
+     * fast as torch.compile's kernel, which had run 65536 x 300 1.22x as fast as the library. Short
+     * rows stay: fp16 65536 x 20 ran 5.41 us on 8 lanes of one pack against 4.29 on the staged
+     * kernel. */
+    const int half_rows = plain_kop && !channel && es == 2 && half_ok(call) &&
+                          (forced_k != NULL ? forced_k->family == HSM_FAMILY_WARP && forced_k->vec == v / 2
+                                            : vec16 == 1 && p->cols > HSM_WARP_HALF_MIN_COLS &&
+                                                  p->cols <= HSM_WARP_MAX_COLS &&
+                                                  (h->forced == HIPSOFTMAX_FAMILY_AUTO ||
+                                                   h->forced == HIPSOFTMAX_FAMILY_WARP));
     const hsm_req q_rows = q;
     const int lead_rows = lead;
     const int dense_rows = flat_ok && (forced_k != NULL ? forced_k->flat
@@ -1492,6 +1541,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     k.rows = p->rows;
     k.cols = p->cols;
     k.inner = inner;
+    k.half = half_rows;
     /* FNV-1a over the key's bytes, padding included (zeroed above): a field added to the key is
      * hashed without a list to keep beside it. */
     uint64_t hash = 0xCBF29CE484222325ull;
@@ -1505,10 +1555,21 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     }
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
-    hipsoftmax_status st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
-    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && dense_rows && forced_k == NULL) {
+    hipsoftmax_status st = HIPSOFTMAX_STATUS_NOT_SUPPORTED;
+    if (half_rows) {
+        hsm_req qh = q;
+        qh.vec = v / 2;
+        qh.peel = 0;
+        qh.flat = 0;
+        st = plan_compute(h, h->forced, &qh, p->rows, p->cols, 0, 0, &plan);
+    }
+    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && !(half_rows && forced_k != NULL)) {
         memset(&plan, 0, sizeof plan);
-        st = plan_compute(h, h->forced, &q_rows, p->rows, p->cols, inner, lead_rows, &plan);
+        st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
+        if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && dense_rows && forced_k == NULL) {
+            memset(&plan, 0, sizeof plan);
+            st = plan_compute(h, h->forced, &q_rows, p->rows, p->cols, inner, lead_rows, &plan);
+        }
     }
     e->valid = 1;
     memcpy(&e->key, &k, sizeof k); /* padding included: the next lookup compares it */

@@ -527,7 +527,18 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 262144, 77, 1, 0, 0, "s8_log", 16, 1, "s4_log", 32},
                  {HIPSOFTMAX_DTYPE_F16, 262144, 33, 1, 0, 0, "s4_log", 16, 1, "s2_log", 32},
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 127, 0, 0, 0, "s8", 16, 1, "s4", 32},
-                 {HIPSOFTMAX_DTYPE_BF16, 2048, 127, 0, 0, 0, "s4", 32, 1, "s2", 64}};
+                 {HIPSOFTMAX_DTYPE_BF16, 2048, 127, 0, 0, 0, "s4", 32, 1, "s2", 64},
+                 /* 16-bit rows of 257-512 columns on 16 bytes: 16 lanes of four packs where that takes
+                  * fewer lane passes than 32 of two (not 448); 64-lane waves keep one pack a lane */
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 320, 0, 0, 0, "v4", 16, 0, "v1", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 384, 1, 0, 0, "v4_log", 16, 0, "v1_log", 64},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 448, 0, 0, 0, "v2", 32, 0, "v1", 64},
+                 /* 16-bit rows on 8 bytes, not 16 (the _h kernels): half the warp where a row would
+                  * take it all and the rows fill every SM/CU, dense or padded to 8 bytes */
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 0, "h4", 32},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 4, "h4", 32},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 100, 1, 0, 0, "h2_log", 16, 0, "h1_log", 32},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 300, 0, 0, 0, "h4", 32, 0, "h2", 64}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -552,6 +563,53 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
             failures++;
         }
     }
+}
+
+/* Whether kernel k is one of WARP's _h kernels (packs of 8 bytes): hsm_warp_<dtype>_h<N>[_log]. */
+static int half_kernel(const char *k)
+{
+    const char *u = strncmp(k, "hsm_warp_", 9) == 0 ? strchr(k + 9, '_') : NULL;
+    return u != NULL && u[1] == 'h' && u[2] >= '1' && u[2] <= '9';
+}
+
+/* WARP's _h kernels (plan.c's half_ok) take only the plain forward's and log-softmax's 16-bit rows
+ * that lie on 8 bytes and not all on 16, of 65-512 columns; a forced one any rows on 8 bytes, and
+ * no others. */
+static void test_half_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long cols, stride;
+        int scaled, want; /* want: an _h kernel expected */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 300, 300, 0, 1},  {HIPSOFTMAX_DTYPE_BF16, 508, 512, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 68, 68, 0, 1},    {HIPSOFTMAX_DTYPE_F16, 300, 301, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 304, 304, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 60, 60, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 516, 516, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 300, 300, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 300, 300, 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, 65536, cases[i].cols);
+        p.x_row_stride = p.y_row_stride = cases[i].stride;
+        if (cases[i].scaled)
+            p.scale = 0.5f;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        if (half_kernel(info.kernel) != cases[i].want) {
+            fprintf(stderr, "65536x%lld stride %lld (dtype %d, scaled %d): %s\n", cases[i].cols, cases[i].stride,
+                    (int)cases[i].dt, cases[i].scaled, info.kernel);
+            failures++;
+        }
+    }
+    /* Forced: rows on 16 bytes served, rows off 8 bytes refused. */
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f16_h8"), HIPSOFTMAX_STATUS_SUCCESS);
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F16, 4096, 512);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strcmp(info.kernel, "hsm_warp_f16_h8") == 0);
+    p.x_row_stride = p.y_row_stride = 513;
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
 }
 
 /* Few rows (64: fewer than two a CU/SM on every target) of up to 64 KB of x take ROW, a block a row, in
@@ -1017,6 +1075,7 @@ int main(void)
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_half_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);
         test_forced_kernels(h);

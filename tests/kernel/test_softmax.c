@@ -196,6 +196,14 @@ int main(int argc, char **argv)
      * the vector one, rows on their 128-byte line (dense) and off it (padded). */
     for (int l = 0; l < LAYOUT_COUNT; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1823, 781}, l);
+    /* 16-bit rows on 8 bytes and not on 16 (cols a multiple of 4, not of 8), in every layout (the
+     * scalar padding leaves them to the scalar kernels): the plan gives WARP's _h kernels (packs of 8
+     * bytes) rows of 65-512 columns, on half a warp (65536 x 100, x 300, 8192 x 508) or the whole
+     * (4096 x 300); a forced one serves 20 columns too. */
+    static const shape on8[] = {{65536, 300}, {65536, 100}, {4096, 300}, {8192, 508}, {4096, 20}};
+    for (size_t i = 0; i < sizeof on8 / sizeof on8[0]; i++)
+        for (int l = 0; l < LAYOUT_COUNT; l++)
+            run_case(h, (test_dtype)dti, dts[dti], on8[i], l);
     /* Many rows too long for more than one ROW block per SM, or for ROW at all: SPLIT with one block
      * per row, two of them per SM (the automatic plan's choice, on and off the line). */
     for (int l = 0; l < 2; l++) {

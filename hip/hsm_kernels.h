@@ -118,8 +118,9 @@ struct hsm_kernel {
     hsm_family family;
     hsm_kop kop;
     hsm_dtype dtype;               /* of x (forward) or y (backward) */
-    int vec;                       /* elements per memory access: 16 bytes' worth, 8 bytes' worth (WARP's
-                                      16-bit _h kernels: plan.c's half_ok), or 1 (any alignment) */
+    int vec;                       /* elements per memory access: 16 bytes' worth; 8 or 4 bytes' worth
+                                      (WARP's 16-bit _h and _q kernels: plan.c's sub_pack_bytes); or 1
+                                      (any alignment) */
     int cols_per_thread;           /* row elements a thread keeps in registers (ONLINE: per tile;
                                     * CHANNEL tile kernels: the columns a thread reduces at once) */
     int max_block;                 /* the __launch_bounds__ the kernel was compiled with */

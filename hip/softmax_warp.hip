@@ -690,16 +690,24 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
  * (or, padded, the peeled ones), which ran fp16 65536 x 300 at 33.9-37.7 us where aligned 65536 x 288
  * ran 22.9 on _v4 and torch.compile's kernel took 27.8; _h8 runs it in 25.4 (H200,
  * bench/results/h200-2026-11-30-half.md). 8-byte stores are plain ones (hsm_store: only 16-byte packs
- * stream). */
-#define HSM_WARP_HALF_SET(SFX, KS, T, BODY)                                                           \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_h1##KS, T, 4, 4, BODY)                                          \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_h2##KS, T, 4, 8, BODY)                                          \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_h4##KS, T, 4, 16, BODY)                                         \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_h8##KS, T, 4, 32, BODY)
-#define HSM_WARP_HALF_ENTRIES(SFX, KS, KOP, DT)                                                       \
-    HSM_WARP_ENTRY(hsm_warp_##SFX##_h1##KS, KOP, DT, 4, 4), HSM_WARP_ENTRY(hsm_warp_##SFX##_h2##KS, KOP, DT, 4, 8), \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_h4##KS, KOP, DT, 4, 16),                                      \
-        HSM_WARP_ENTRY(hsm_warp_##SFX##_h8##KS, KOP, DT, 4, 32)
+ * stream). The rows on 4 bytes, not 8 (cols even, not a multiple of 4: 302, 258, ...) likewise with
+ * packs of 4 bytes, _q<N> and _q<N>_log (C = 2 N): fp16 65536 x 302 27.3 us on _q8 against 33.8 on
+ * the staged kernel (bench/results/h200-2026-11-30-quad.md). */
+#define HSM_WARP_SUB_SET(SFX, KS, T, BODY, L, VEC, N1, N2, N3, N4)                                   \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N1##KS, T, VEC, N1 * VEC, BODY)                            \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N2##KS, T, VEC, N2 * VEC, BODY)                            \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N3##KS, T, VEC, N3 * VEC, BODY)                            \
+    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N4##KS, T, VEC, N4 * VEC, BODY)
+#define HSM_WARP_SUB_ENTRIES(SFX, KS, KOP, DT, L, VEC, N1, N2, N3, N4)                                \
+    HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N1##KS, KOP, DT, VEC, N1 * VEC),                            \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N2##KS, KOP, DT, VEC, N2 * VEC),                        \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N3##KS, KOP, DT, VEC, N3 * VEC),                        \
+        HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N4##KS, KOP, DT, VEC, N4 * VEC)
+/* Both hold 4 to 32 values a lane: _h1-_h8, _q2-_q16. */
+#define HSM_WARP_HALF_SET(SFX, KS, T, BODY) HSM_WARP_SUB_SET(SFX, KS, T, BODY, h, 4, 1, 2, 4, 8)
+#define HSM_WARP_QUAD_SET(SFX, KS, T, BODY) HSM_WARP_SUB_SET(SFX, KS, T, BODY, q, 2, 2, 4, 8, 16)
+#define HSM_WARP_HALF_ENTRIES(SFX, KS, KOP, DT) HSM_WARP_SUB_ENTRIES(SFX, KS, KOP, DT, h, 4, 1, 2, 4, 8)
+#define HSM_WARP_QUAD_ENTRIES(SFX, KS, KOP, DT) HSM_WARP_SUB_ENTRIES(SFX, KS, KOP, DT, q, 2, 2, 4, 8, 16)
 
 /* The staged plain forward (hsm_warp_flat_body), _flat_w<W>, 16-bit: W lanes a row (1 to 32) of 16
  * elements each, rows of up to 16 W - 1 columns (HSM_WARP_MAX_COLS - 1 on 32). Its vec is 16
@@ -774,6 +782,10 @@ HSM_WARP_HALF_SET(f16, , hsm_f16, hsm_warp_body)
 HSM_WARP_HALF_SET(bf16, , hsm_bf16, hsm_warp_body)
 HSM_WARP_HALF_SET(f16, _log, hsm_f16, hsm_warp_log_body)
 HSM_WARP_HALF_SET(bf16, _log, hsm_bf16, hsm_warp_log_body)
+HSM_WARP_QUAD_SET(f16, , hsm_f16, hsm_warp_body)
+HSM_WARP_QUAD_SET(bf16, , hsm_bf16, hsm_warp_body)
+HSM_WARP_QUAD_SET(f16, _log, hsm_f16, hsm_warp_log_body)
+HSM_WARP_QUAD_SET(bf16, _log, hsm_bf16, hsm_warp_log_body)
 HSM_WARP_FLAT_SET(f16, , hsm_f16, false)
 HSM_WARP_FLAT_SET(bf16, , hsm_bf16, false)
 HSM_WARP_FLAT_SET(f16, _log, hsm_f16, true)
@@ -801,6 +813,10 @@ static const hsm_kernel hsm_warp_table[] = {
     HSM_WARP_HALF_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16),
     HSM_WARP_HALF_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16),
     HSM_WARP_HALF_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16),
+    HSM_WARP_QUAD_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16),
+    HSM_WARP_QUAD_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16),
+    HSM_WARP_QUAD_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16),
+    HSM_WARP_QUAD_ENTRIES(bf16, _log, HSM_KOP_LOG, HSM_BF16),
     HSM_WARP_FLAT_ENTRIES(f16, , HSM_KOP_PLAIN, HSM_F16, 8),
     HSM_WARP_FLAT_ENTRIES(bf16, , HSM_KOP_PLAIN, HSM_BF16, 8),
     HSM_WARP_FLAT_ENTRIES(f16, _log, HSM_KOP_LOG, HSM_F16, 8),

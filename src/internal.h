@@ -118,7 +118,7 @@ typedef struct hsm_plan_key {
     int lead;                      /* room SPLIT leaves for rows off their line (plan.c) */
     int family;                    /* forced family at the time, or 0 */
     int64_t rows, cols, inner;     /* inner: CHANNEL's, 0 for a plan of the row families */
-    int half;                      /* WARP's _h kernels tried first (plan.c's half_ok) */
+    int sub;                       /* WARP's _h or _q kernels tried first: their packs' bytes (plan.c) */
 } hsm_plan_key;
 
 typedef struct hsm_plan_entry {

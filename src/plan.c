@@ -50,6 +50,7 @@
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
 #define HSM_WARP_PEEL16_MAX_COLS 64      /* plan_peeled: WARP's 16-bit peeled twins, rows of fewer columns */
 #define HSM_WARP_HALF_MIN_COLS 64        /* plan_get: WARP's _h kernels, rows of more columns */
+#define HSM_WARP_QUAD_MIN_COLS 256       /* plan_get: WARP's _q kernels, rows of more columns */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 #define HSM_ROW_MIN_BLOCK 64
@@ -232,7 +233,9 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   (scalar16_fewer). H200, each forced (bench/results/h200-2026-11-30-half.md): fp16 65536 x 100
  *   10.01 us on 16 lanes of two packs, 10.35 on 8 of four, 11.58 on 4 of eight; 65536 x 180 16.06 on
  *   16 of four, 16.83 on 8 of eight, 17.22 on 32 of two; 65536 x 300 25.93 on 16 of eight, 26.95 on
- *   32 of four; 65536 x 500 35.10 and 35.17.
+ *   32 of four; 65536 x 500 35.10 and 35.17. The _q kernels (packs of 4 bytes) keep as few lanes as
+ *   hold the row: fp16 65536 x 302 27.17 us on 32 lanes of eight packs, 31.82 on 16 of sixteen;
+ *   65536 x 510 35.61 and 43.42 (bench/results/h200-2026-11-30-quad.md).
  * - fp32, the forward with options and the backward: the 16-bit rule's first step (a pack is four
  *   values): scale 1/8 65536 x 128 26.10 us on 32 lanes of one pack, 20.16 on 16 of two; backward
  *   28.27, 27.73.
@@ -270,8 +273,8 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     const int64_t packs = cols / vec, half = w / 2;
     if (q->dt != HSM_F32 && vec == 1 && is_plain_kop(q->kop))
         return w == h->dev.warp_size && c < 8 && scalar16_fewer(h, rows);
-    if (vec * elem_bytes(q->dt) == 8) /* the _h kernels (packs of 8 bytes) */
-        return w == h->dev.warp_size && scalar16_fewer(h, rows);
+    if (vec > 1 && vec * elem_bytes(q->dt) < 16) /* the _h kernels (packs of 8 bytes); not the _q (4) */
+        return vec * elem_bytes(q->dt) == 8 && w == h->dev.warp_size && scalar16_fewer(h, rows);
     if (vec == 1 || lane_bytes > 32 || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;
@@ -1308,16 +1311,22 @@ static int rows_on_16(uintptr_t at, int64_t rows, int64_t stride, size_t es)
     return rows_on(at, rows, stride, es, 16);
 }
 
-/* Whether a plain forward's (or log-softmax's) 16-bit x and y rows all start on 8 bytes and hold whole
- * packs of 8 bytes (cols a multiple of 4): WARP's _h kernels' rows. Without pointers (plans), tensors
- * are taken as allocated: 256-byte aligned. */
-static int half_ok(const hsm_call *c)
+/* The widest packs, 8 or 4 bytes, in which a plain forward's (or log-softmax's) 16-bit x and y rows
+ * lie whole: every row start on them, cols a multiple of their elements (WARP's _h and _q kernels'
+ * rows); 0 where neither. Without pointers (plans), tensors are taken as allocated: 256-byte
+ * aligned. */
+static int sub_pack_bytes(const hsm_call *c)
 {
     const hipsoftmax_problem *p = &c->p;
     const uintptr_t in0 = c->in0 != NULL ? (uintptr_t)c->in0 : 256, out = c->out != NULL ? (uintptr_t)c->out : 256;
     const size_t es = hsm_dtype_size(p->x_dtype);
-    return es == 2 && hsm_dtype_size(p->y_dtype) == 2 && p->cols % 4 == 0 &&
-           rows_on(in0, p->rows, p->x_row_stride, es, 8) && rows_on(out, p->rows, p->y_row_stride, es, 8);
+    if (es != 2 || hsm_dtype_size(p->y_dtype) != 2)
+        return 0;
+    for (int m = 8; m >= 4; m /= 2)
+        if (p->cols % (m / 2) == 0 && rows_on(in0, p->rows, p->x_row_stride, es, (uint64_t)m) &&
+            rows_on(out, p->rows, p->y_row_stride, es, (uint64_t)m))
+            return m;
+    return 0;
 }
 
 /* Whether every tensor of the call allows 16-byte accesses of the vector width v of its first input:
@@ -1504,22 +1513,34 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     const int dense = p->rows == 1 || (p->x_row_stride == p->cols && p->y_row_stride == p->cols);
     const int flat_ok = plain_kop && !channel && dense && p->cols + (es == 2) <= HSM_WARP_MAX_COLS;
     HSM_RETURN_IF(forced_k != NULL && forced_k->flat && !flat_ok, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    /* WARP's _h kernels (packs of 8 bytes) take the plain forward's and log-softmax's 16-bit rows
-     * that half_ok allows but 16-byte packs do not, where the plan gives WARP the row (family auto or
-     * WARP, up to HSM_WARP_MAX_COLS columns) and the row has more than HSM_WARP_HALF_MIN_COLS; a
-     * forced one every row half_ok allows. H200, kernel time against the library before (staged or
+    /* WARP's _h and _q kernels (packs of 8 and 4 bytes) take the plain forward's and log-softmax's
+     * 16-bit rows that lie whole in such packs (sub_pack_bytes, the wider) but not in 16-byte ones,
+     * where the plan gives WARP the row (family auto or WARP, up to HSM_WARP_MAX_COLS columns) and
+     * the row has more than HSM_WARP_HALF_MIN_COLS (_q: HSM_WARP_QUAD_MIN_COLS); a forced one every
+     * row its packs allow. The _h kernels: H200, kernel time against the library before (staged or
      * scalar kernels; bench/results/h200-2026-11-30-half.md): fp16 65536 x 300 1.335x (log-softmax
      * 1.492x), 65536 x 68 1.097x, 65536 x 100 1.152x, 65536 x 180 1.205x, 65536 x 500 1.179x, bf16
      * 262144 x 420 1.277x, fp16 4096 x 300 1.274x, x and y rows 304 apart 1.352x; now 1.06-1.29x as
      * fast as torch.compile's kernel, which had run 65536 x 300 1.22x as fast as the library. Short
      * rows stay: fp16 65536 x 20 ran 5.41 us on 8 lanes of one pack against 4.29 on the staged
-     * kernel. */
-    const int half_rows = plain_kop && !channel && es == 2 && half_ok(call) &&
-                          (forced_k != NULL ? forced_k->family == HSM_FAMILY_WARP && forced_k->vec == v / 2
-                                            : vec16 == 1 && p->cols > HSM_WARP_HALF_MIN_COLS &&
-                                                  p->cols <= HSM_WARP_MAX_COLS &&
-                                                  (h->forced == HIPSOFTMAX_FAMILY_AUTO ||
-                                                   h->forced == HIPSOFTMAX_FAMILY_WARP));
+     * kernel. The _q kernels the same way, for rows of more than HSM_WARP_QUAD_MIN_COLS: fp16 65536 x
+     * 302 1.236x, its log-softmax 1.295x, 65536 x 258 1.214x, 65536 x 510 1.179x, bf16 262144 x 422
+     * 1.098x, x and y rows 306 apart 1.263x (bench/results/h200-2026-11-30-quad.md); fp16 65536 x 98
+     * and x 66 ran 0.971x and 0.978x (on 16 lanes of four packs). */
+    const int sub = plain_kop && !channel && es == 2 ? sub_pack_bytes(call) : 0;
+    const int forced_sub = forced_k != NULL && forced_k->family == HSM_FAMILY_WARP && es == 2 &&
+                                   forced_k->vec > 1 && forced_k->vec < v
+                               ? forced_k->vec * (int)es
+                               : 0;
+    const int sub_rows = forced_k != NULL ? forced_sub != 0 && sub >= forced_sub
+                                           : sub != 0 && vec16 == 1 &&
+                                                 p->cols > (sub == 8 ? HSM_WARP_HALF_MIN_COLS
+                                                                     : HSM_WARP_QUAD_MIN_COLS) &&
+                                                 p->cols <= HSM_WARP_MAX_COLS &&
+                                                 (h->forced == HIPSOFTMAX_FAMILY_AUTO ||
+                                                  h->forced == HIPSOFTMAX_FAMILY_WARP)
+                                                 ? sub
+                                                 : 0;
     const hsm_req q_rows = q;
     const int lead_rows = lead;
     const int dense_rows = flat_ok && (forced_k != NULL ? forced_k->flat
@@ -1541,7 +1562,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     k.rows = p->rows;
     k.cols = p->cols;
     k.inner = inner;
-    k.half = half_rows;
+    k.sub = sub_rows;
     /* FNV-1a over the key's bytes, padding included (zeroed above): a field added to the key is
      * hashed without a list to keep beside it. */
     uint64_t hash = 0xCBF29CE484222325ull;
@@ -1556,14 +1577,14 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     hsm_plan plan;
     memset(&plan, 0, sizeof plan);
     hipsoftmax_status st = HIPSOFTMAX_STATUS_NOT_SUPPORTED;
-    if (half_rows) {
+    if (sub_rows) {
         hsm_req qh = q;
-        qh.vec = v / 2;
+        qh.vec = forced_sub != 0 ? forced_k->vec : sub / (int)es;
         qh.peel = 0;
         qh.flat = 0;
         st = plan_compute(h, h->forced, &qh, p->rows, p->cols, 0, 0, &plan);
     }
-    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && !(half_rows && forced_k != NULL)) {
+    if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && !(sub_rows && forced_k != NULL)) {
         memset(&plan, 0, sizeof plan);
         st = plan_compute(h, h->forced, &q, p->rows, p->cols, inner, lead, &plan);
         if (st == HIPSOFTMAX_STATUS_NOT_SUPPORTED && dense_rows && forced_k == NULL) {

@@ -538,7 +538,10 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 0, "h4", 32},
                  {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 4, "h4", 32},
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 100, 1, 0, 0, "h2_log", 16, 0, "h1_log", 32},
-                 {HIPSOFTMAX_DTYPE_F16, 1024, 300, 0, 0, 0, "h4", 32, 0, "h2", 64}};
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 300, 0, 0, 0, "h4", 32, 0, "h2", 64},
+                 /* on 4 bytes, not 8 (the _q kernels): as few lanes as hold the row */
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 302, 0, 0, 0, "q8", 32, 0, "q4", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 302, 1, 0, 0, "q8_log", 32, 2, "q4_log", 64}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -565,27 +568,32 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
     }
 }
 
-/* Whether kernel k is one of WARP's _h kernels (packs of 8 bytes): hsm_warp_<dtype>_h<N>[_log]. */
-static int half_kernel(const char *k)
+/* The packs of WARP's _h or _q kernel k (hsm_warp_<dtype>_<h|q><N>[_log]): 8 or 4 bytes, else 0. */
+static int sub_kernel(const char *k)
 {
     const char *u = strncmp(k, "hsm_warp_", 9) == 0 ? strchr(k + 9, '_') : NULL;
-    return u != NULL && u[1] == 'h' && u[2] >= '1' && u[2] <= '9';
+    if (u == NULL || u[2] < '1' || u[2] > '9')
+        return 0;
+    return u[1] == 'h' ? 8 : u[1] == 'q' ? 4 : 0;
 }
 
-/* WARP's _h kernels (plan.c's half_ok) take only the plain forward's and log-softmax's 16-bit rows
- * that lie on 8 bytes and not all on 16, of 65-512 columns; a forced one any rows on 8 bytes, and
- * no others. */
-static void test_half_plan(hipsoftmax_handle h)
+/* WARP's _h and _q kernels (plan.c's sub_pack_bytes) take only the plain forward's and log-softmax's
+ * 16-bit rows that lie whole in packs of 8 (or else 4) bytes and not all in 16, of 65-512 (_q:
+ * 257-512) columns; a forced one any rows its packs allow, and no others. */
+static void test_sub_pack_plan(hipsoftmax_handle h)
 {
     static const struct {
         hipsoftmax_dtype dt;
         long long cols, stride;
-        int scaled, want; /* want: an _h kernel expected */
-    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 300, 300, 0, 1},  {HIPSOFTMAX_DTYPE_BF16, 508, 512, 0, 1},
-                 {HIPSOFTMAX_DTYPE_F16, 68, 68, 0, 1},    {HIPSOFTMAX_DTYPE_F16, 300, 301, 0, 0},
+        int scaled, want; /* want: the packs' bytes of the _h or _q kernel expected, or 0 */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 300, 300, 0, 8},  {HIPSOFTMAX_DTYPE_BF16, 508, 512, 0, 8},
+                 {HIPSOFTMAX_DTYPE_F16, 68, 68, 0, 8},    {HIPSOFTMAX_DTYPE_F16, 300, 301, 0, 0},
                  {HIPSOFTMAX_DTYPE_F16, 304, 304, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 60, 60, 0, 0},
                  {HIPSOFTMAX_DTYPE_F16, 516, 516, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 300, 300, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 300, 300, 1, 0}};
+                 {HIPSOFTMAX_DTYPE_BF16, 300, 300, 1, 0}, {HIPSOFTMAX_DTYPE_F16, 302, 302, 0, 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 258, 258, 0, 4}, {HIPSOFTMAX_DTYPE_F16, 300, 302, 0, 4},
+                 {HIPSOFTMAX_DTYPE_F16, 302, 303, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 62, 62, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 254, 254, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -594,19 +602,25 @@ static void test_half_plan(hipsoftmax_handle h)
         if (cases[i].scaled)
             p.scale = 0.5f;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-        if (half_kernel(info.kernel) != cases[i].want) {
+        if (sub_kernel(info.kernel) != cases[i].want) {
             fprintf(stderr, "65536x%lld stride %lld (dtype %d, scaled %d): %s\n", cases[i].cols, cases[i].stride,
                     (int)cases[i].dt, cases[i].scaled, info.kernel);
             failures++;
         }
     }
-    /* Forced: rows on 16 bytes served, rows off 8 bytes refused. */
+    /* Forced: rows on 16 bytes served; _h rows on 4 bytes refused, _q ones served; rows off 4 bytes
+     * refused. */
     hipsoftmax_problem p;
     hipsoftmax_plan_info info = {.struct_size = sizeof info};
     EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f16_h8"), HIPSOFTMAX_STATUS_SUCCESS);
     hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F16, 4096, 512);
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(strcmp(info.kernel, "hsm_warp_f16_h8") == 0);
+    p.x_row_stride = p.y_row_stride = 514; /* rows on 4 bytes */
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(hipsoftmax_set_kernel(h, "hsm_warp_f16_q16"), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+    EXPECT(strcmp(info.kernel, "hsm_warp_f16_q16") == 0);
     p.x_row_stride = p.y_row_stride = 513;
     EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     EXPECT_STATUS(hipsoftmax_set_kernel(h, NULL), HIPSOFTMAX_STATUS_SUCCESS);
@@ -1075,7 +1089,7 @@ int main(void)
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_half_plan(h);
+        test_sub_pack_plan(h);
         test_block_a_row_plan(h);
         test_shift_plan(h);
         test_forced_kernels(h);

@@ -196,11 +196,13 @@ int main(int argc, char **argv)
      * the vector one, rows on their 128-byte line (dense) and off it (padded). */
     for (int l = 0; l < LAYOUT_COUNT; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1823, 781}, l);
-    /* 16-bit rows on 8 bytes and not on 16 (cols a multiple of 4, not of 8), in every layout (the
-     * scalar padding leaves them to the scalar kernels): the plan gives WARP's _h kernels (packs of 8
-     * bytes) rows of 65-512 columns, on half a warp (65536 x 100, x 300, 8192 x 508) or the whole
-     * (4096 x 300); a forced one serves 20 columns too. */
-    static const shape on8[] = {{65536, 300}, {65536, 100}, {4096, 300}, {8192, 508}, {4096, 20}};
+    /* 16-bit rows on 8 bytes and not on 16 (cols a multiple of 4, not of 8), and on 4 bytes and not on
+     * 8 (cols even, not a multiple of 4), in every layout (the scalar padding leaves them to the scalar
+     * kernels): the plan gives WARP's _h kernels (packs of 8 bytes) rows of 65-512 columns, on half a
+     * warp (65536 x 100, x 300, 8192 x 508) or the whole (4096 x 300), and its _q kernels (4 bytes)
+     * rows of 257-512 on the whole warp (65536 x 302); a forced one serves the others too. */
+    static const shape on8[] = {{65536, 300}, {65536, 100}, {4096, 300}, {8192, 508}, {4096, 20},
+                                {65536, 302}, {4096, 98},   {4096, 22}};
     for (size_t i = 0; i < sizeof on8 / sizeof on8[0]; i++)
         for (int l = 0; l < LAYOUT_COUNT; l++)
             run_case(h, (test_dtype)dti, dts[dti], on8[i], l);

@@ -1,8 +1,9 @@
 /* kernel.unaligned.<dtype>.<fwd|bwd>.<vendor>: every kernel the library has (hipsoftmax_kernel_count,
  * hipsoftmax_get_kernel_info), forced alone with hipsoftmax_set_kernel, on rows whose length is a
- * multiple of no vector width of 16 bytes (12345, 781, 2001, 50257, 4097, 509, 300, 77, 33 and 1
- * columns: issue 14's shapes, WARP's short rows and the edges of WARP's and ROW's ranges; 300 16-bit
- * columns are 600 bytes, rows on 8 bytes, WARP's _h kernels' when dense), in these layouts:
+ * multiple of no vector width of 16 bytes (12345, 781, 2001, 50257, 4097, 509, 302, 300, 77, 33 and
+ * 1 columns: issue 14's shapes, WARP's short rows and the edges of WARP's and ROW's ranges; 300 and
+ * 302 16-bit columns are 600 and 604 bytes, rows on 8 and 4 bytes, WARP's _h and _q kernels' when
+ * dense), in these layouts:
  *   dense;  every stride cols + 1;  every stride cols + 3 with each tensor 1, 2 or 3 elements into
  *   its allocation;  the input's stride cols + 1 with a dense output (backward: y cols + 1, dy
  *   cols + 3, dx dense);  dense with each tensor 1, 2 or 3 elements into its allocation (WARP's
@@ -25,8 +26,9 @@
  * for rows at any element offset) serve the unaligned rows too (packs straddling both ends of a row):
  * the plain forward's ROW twins in every layout (so do ROW's _shift twins of its packed ones, made for
  * the layouts whose y rows lie at other offsets than x's), its WARP twins where x and y rows lie at the same
- * offsets (not the x stride+1, y dense one); WARP's _h kernels (16-bit packs of 8 bytes) the plain
- * forward's and log-softmax's rows on 8 bytes (300 dense, the aligned neighbours); WARP's staged
+ * offsets (not the x stride+1, y dense one); WARP's _h and _q kernels (16-bit packs of 8 and 4
+ * bytes) the plain forward's and log-softmax's rows on their packs (300 and 302 dense, the aligned
+ * neighbours); WARP's staged
  * kernels (_flat, 16-bit) the plain forward's dense
  * rows of up to 512 columns, with or without offsets; the forward with options' (_peel_fwd) and the backward's
  * (_peel_bwd: ROW, SPLIT, ONLINE) where every tensor's rows lie at the input's offset from their own
@@ -298,9 +300,9 @@ int main(int argc, char **argv)
     kernel *ks = NULL;
     const int nk = list_kernels(h, t, bwd, &ks);
     /* The unaligned rows, then their aligned neighbours (negative: only the layouts of whole accesses). */
-    static const int64_t full[] = {12345,  781,  2001,  50257,  4097,  509,  300, 77, 33, 1,
+    static const int64_t full[] = {12345,  781,  2001,  50257,  4097,  509,  302, 300, 77, 33, 1,
                                    -12344, -784, -2000, -50256, -4096, -512, -32};
-    static const int64_t brief[] = {781, 4097, 300, 77, 33, -784, -4096, -32};
+    static const int64_t brief[] = {781, 4097, 302, 300, 77, 33, -784, -4096, -32};
     const int64_t *shapes = quick ? brief : full;
     const int ns = quick ? (int)(sizeof brief / sizeof brief[0]) : (int)(sizeof full / sizeof full[0]);
     long long cases = 0, ran = 0, unsupported = 0;

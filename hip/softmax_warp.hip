@@ -32,8 +32,9 @@ __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
  * vector kernels, VEC 16 bytes' worth: _v<C / VEC>, _v<C / VEC>_log; 16-bit packs of 8 and 4 bytes:
  * _h, _q): pack p W + lane of a row (VEC elements) for p < C / VEC; the scalar kernels' rows at any
  * offset and stride (plan.c's scalar_rows), the vector kernels' on their packs with cols a multiple
- * of VEC (a pack lies wholly in the row or past it). One pointer a lane and columns in 32 bits (a row is at most C elements a lane
- * of a warp), and W known at compile time (WS) for the widths most rows take: with
+ * of VEC (a pack lies wholly in the row or past it). One pointer a lane and columns in 32 bits (a
+ * row is at most C elements a lane of a warp), and W known at compile time (WS) for the widths most
+ * rows take: with
  * hsm_chunk_load's 64-bit columns of a launch-time width the scalar kernels took 40-54 registers and
  * 1.4x the instructions of cuDNN's kernel of the same layout (H100, fp32 65536 x 127, Nsight
  * Compute), and ran 28.0-28.6 us against its 25.7; now 25.9. LOG: the plain log-softmax (kop

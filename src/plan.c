@@ -1527,20 +1527,19 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
      * 302 1.236x, its log-softmax 1.295x, 65536 x 258 1.214x, 65536 x 510 1.179x, bf16 262144 x 422
      * 1.098x, x and y rows 306 apart 1.263x (bench/results/h200-2026-11-30-quad.md); fp16 65536 x 98
      * and x 66 ran 0.971x and 0.978x (on 16 lanes of four packs). */
-    const int sub = plain_kop && !channel && es == 2 ? sub_pack_bytes(call) : 0;
+    const int sub = plain_kop && !channel ? sub_pack_bytes(call) : 0;
     const int forced_sub = forced_k != NULL && forced_k->family == HSM_FAMILY_WARP && es == 2 &&
                                    forced_k->vec > 1 && forced_k->vec < v
                                ? forced_k->vec * (int)es
                                : 0;
-    const int sub_rows = forced_k != NULL ? forced_sub != 0 && sub >= forced_sub
-                                           : sub != 0 && vec16 == 1 &&
-                                                 p->cols > (sub == 8 ? HSM_WARP_HALF_MIN_COLS
-                                                                     : HSM_WARP_QUAD_MIN_COLS) &&
-                                                 p->cols <= HSM_WARP_MAX_COLS &&
-                                                 (h->forced == HIPSOFTMAX_FAMILY_AUTO ||
-                                                  h->forced == HIPSOFTMAX_FAMILY_WARP)
-                                                 ? sub
-                                                 : 0;
+    /* The packs' bytes the plan tries first (the key's `sub`), or 0. */
+    const int sub_rows = forced_k != NULL ? (forced_sub != 0 && sub >= forced_sub ? forced_sub : 0)
+                         : sub != 0 && vec16 == 1 &&
+                                 p->cols > (sub == 8 ? HSM_WARP_HALF_MIN_COLS : HSM_WARP_QUAD_MIN_COLS) &&
+                                 p->cols <= HSM_WARP_MAX_COLS &&
+                                 (h->forced == HIPSOFTMAX_FAMILY_AUTO || h->forced == HIPSOFTMAX_FAMILY_WARP)
+                             ? sub
+                             : 0;
     const hsm_req q_rows = q;
     const int lead_rows = lead;
     const int dense_rows = flat_ok && (forced_k != NULL ? forced_k->flat
@@ -1579,7 +1578,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     hipsoftmax_status st = HIPSOFTMAX_STATUS_NOT_SUPPORTED;
     if (sub_rows) {
         hsm_req qh = q;
-        qh.vec = forced_sub != 0 ? forced_k->vec : sub / (int)es;
+        qh.vec = sub_rows / (int)es;
         qh.peel = 0;
         qh.flat = 0;
         st = plan_compute(h, h->forced, &qh, p->rows, p->cols, 0, 0, &plan);

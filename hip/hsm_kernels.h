@@ -185,6 +185,10 @@ int hsm_channel_words(const hsm_kernel *k);
 /* Bytes of SPLIT workspace for grids of up to `grid` blocks (barrier words, per-block tagged pairs of
  * two rounds). */
 size_t hsm_split_workspace_bytes(int grid);
+/* Whether k is one of WARP's kernels that serve one row a group of its lanes and no more (the plain
+ * forward's and log-softmax's but the peeled and staged ones): its launch covers the rows past grid x
+ * block / group_width with further launches. */
+int hsm_warp_once(const hsm_kernel *k);
 /* Whether k is one of SPLIT's held kernels (a row its group holds whole in registers, as stored:
  * nothing staged in shared memory, nothing streamed). */
 int hsm_split_held(const hsm_kernel *k);

@@ -38,61 +38,68 @@ __device__ __forceinline__ hsm_warp_walk hsm_warp_walk_of(int W)
  * hsm_chunk_load's 64-bit columns of a launch-time width the scalar kernels took 40-54 registers and
  * 1.4x the instructions of cuDNN's kernel of the same layout (H100, fp32 65536 x 127, Nsight
  * Compute), and ran 28.0-28.6 us against its 25.7; now 25.9. LOG: the plain log-softmax (kop
- * HSM_KOP_LOG), as hsm_row_body's: outputs (v - m) - log(sum), v - m kept from the sum's exponents. */
+ * HSM_KOP_LOG), as hsm_row_body's: outputs (v - m) - log(sum), v - m kept from the sum's exponents.
+ * One row a group and no loop over rows: the launch gives every group its row (hsm_launch_warp_rows
+ * launches again for rows past a grid's). The loop over rows that was here held its bounds and steps
+ * in registers beside the row's values: fp32 _v4 took 43 registers (ten blocks a SM) where the same
+ * body without it takes 32 (sixteen blocks: HSM_WARP_SMALL_BOUNDS), and a stand-alone kernel of this
+ * shape had run fp32 16384 x 200 in 7.55 us against the library's 8.86
+ * (bench/results/h200-2026-12-01-fwd-shapes.md). y is written with plain stores, not streaming ones
+ * (1.01-1.02x in that kernel; in this body with the loop kept, 0.99-1.02x). Both, against the library
+ * before (H200, kernel time, same command; bench/results/h200-2026-12-01-warp-once.md): fp32 rows of
+ * 128-512 columns 1.02-1.15x (4096 x 256 3.90 -> 3.78 us, 16384 x 200 8.86 -> 7.71), 16-bit 1.02-1.25x
+ * (bf16 65536 x 302 on _q8 30.8 -> 24.7 us, fp16 65536 x 77 rows 78 apart on _s8 13.2 -> 10.6). */
 template <typename T, int VEC, int C, int WS, bool LOG>
 __device__ __forceinline__ void hsm_warp_rows(const hsm_args a)
 {
     const int W = WS != 0 ? WS : a.group_width;
-    const hsm_warp_walk w = hsm_warp_walk_of(W);
-    const T *x = (const T *)a.x;
-    T *y = (T *)a.y;
+    const int lw = __ffs(W) - 1, lane = threadIdx.x & (W - 1);
+    const int64_t row = (int64_t)blockIdx.x * (blockDim.x >> lw) + (threadIdx.x >> lw);
+    /* A group past the last row reads and writes nothing; its lanes still take part in the warp's
+     * shuffles, which run on every lane of it. */
+    const bool live = row < a.rows;
+    const int n = live ? (int)a.cols - lane * VEC : 0; /* this lane's packs: p W VEC < n */
+    const T *xl = (const T *)a.x + (live ? row : 0) * a.x_stride + lane * VEC;
     float v[C];
-
-    for (int64_t base = w.first; base < a.rows; base += w.step) {
-        const int64_t row = base + w.offset;
-        const bool live = row < a.rows;
-        const int n = live ? (int)a.cols - w.lane * VEC : 0; /* this lane's packs: p W VEC < n */
-        const T *xl = x + (live ? row : 0) * a.x_stride + w.lane * VEC;
-        float m = HSM_NEG_INF;
+    float m = HSM_NEG_INF;
 #pragma unroll
-        for (int p = 0; p < C / VEC; p++) {
-            if (p * W * VEC < n) {
-                hsm_load<T, VEC>(xl + p * W * VEC, v + p * VEC);
-            } else {
-#pragma unroll
-                for (int i = 0; i < VEC; i++)
-                    v[p * VEC + i] = HSM_NEG_INF;
-            }
-#pragma unroll
-            for (int i = 0; i < VEC; i++)
-                m = hsm_max(m, v[p * VEC + i]);
-        }
-        m = hsm_warp_max(m, W);
-        float s = 0.0f, mul = 1.0f;
-        if constexpr (LOG) {
-#pragma unroll
-            for (int i = 0; i < C; i++) {
-                v[i] -= m;
-                s += hsm_exp2(v[i] * HSM_LOG2E);
-            }
-            const float lns = logf(hsm_warp_sum(s, W));
-#pragma unroll
-            for (int i = 0; i < C; i++)
-                v[i] -= lns;
+    for (int p = 0; p < C / VEC; p++) {
+        if (p * W * VEC < n) {
+            hsm_load<T, VEC>(xl + p * W * VEC, v + p * VEC);
         } else {
 #pragma unroll
-            for (int i = 0; i < C; i++) {
-                v[i] = hsm_exp(v[i], m);
-                s += v[i];
-            }
-            mul = 1.0f / hsm_warp_sum(s, W);
+            for (int i = 0; i < VEC; i++)
+                v[p * VEC + i] = HSM_NEG_INF;
         }
-        T *yl = y + (live ? row : 0) * a.y_stride + w.lane * VEC;
 #pragma unroll
-        for (int p = 0; p < C / VEC; p++)
-            if (p * W * VEC < n)
-                hsm_store<T, VEC>(yl + p * W * VEC, v + p * VEC, mul);
+        for (int i = 0; i < VEC; i++)
+            m = hsm_max(m, v[p * VEC + i]);
     }
+    m = hsm_warp_max(m, W);
+    float s = 0.0f, mul = 1.0f;
+    if constexpr (LOG) {
+#pragma unroll
+        for (int i = 0; i < C; i++) {
+            v[i] -= m;
+            s += hsm_exp2(v[i] * HSM_LOG2E);
+        }
+        const float lns = logf(hsm_warp_sum(s, W));
+#pragma unroll
+        for (int i = 0; i < C; i++)
+            v[i] -= lns;
+    } else {
+#pragma unroll
+        for (int i = 0; i < C; i++) {
+            v[i] = hsm_exp(v[i], m);
+            s += v[i];
+        }
+        mul = 1.0f / hsm_warp_sum(s, W);
+    }
+    T *yl = (T *)a.y + (live ? row : 0) * a.y_stride + lane * VEC;
+#pragma unroll
+    for (int p = 0; p < C / VEC; p++)
+        if (p * W * VEC < n)
+            hsm_store<T, VEC, false>(yl + p * W * VEC, v + p * VEC, mul);
 }
 template <typename T, int VEC, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_warp_body(const hsm_args a)
@@ -618,15 +625,45 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_WARP_KERNEL(NAME, T, VEC, C, BODY) HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, HSM_WARP_BOUNDS)
-/* fp32's plain forward and log-softmax of up to 8 values a lane (_v1, _v2, _s1 to _s8) held to 32
- * registers, so that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound). The
+/* fp32's plain forward and log-softmax of up to 16 values a lane (_v1, _v2, _v4, _s1 to _s8) held to
+ * 32 registers, so that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound). The
  * compiler gave _v2 33: 12 blocks a SM, so 16384 x 128 (2048 blocks of 8 rows) ran in two waves
  * where cuDNN's kernel of the same layout, 32 registers, ran in one (H200, Nsight Compute: 6.14 us
  * against 5.89-6.18, 50% of the warps active against 62%). Capped: 5.89 us against 6.27 (kernel time,
- * same command; bench/results/h200-2026-11-29-warp-f32-regs.md), no spills. */
+ * same command; bench/results/h200-2026-11-29-warp-f32-regs.md), no spills. _v4 fits since
+ * hsm_warp_rows has no loop over rows (43 registers before). */
 #define HSM_WARP_SMALL_BOUNDS HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, 32)
+
+/* The launch of hsm_warp_rows' kernels, which serve one row a group and do not loop: grid x groups
+ * rows a launch (groups: block / group_width), launched again, x and y moved on, for the rows past
+ * them (the plan bounds the grid: HSM_WARP_ONCE_MAX_GRID in plan.c). The plain forward and
+ * log-softmax read x and write y and nothing else, so a launch on later rows is the same call on
+ * tensors that start there. */
+static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
+{
+    const int64_t groups = a->block / a->group_width, per = (int64_t)a->grid * groups;
+    if (per >= a->rows)
+        return hsm_launch_plain(k, a);
+    const int64_t es = k->dtype == HSM_F32 ? 4 : 2; /* the plain forward's x and y: k's dtype */
+    hsm_launch c = *a;
+    for (int64_t r0 = 0; r0 < a->rows; r0 += per) {
+        c.x = (const char *)a->x + r0 * a->x_stride * es;
+        c.y = (char *)a->y + r0 * a->y_stride * es;
+        c.rows = a->rows - r0 < per ? a->rows - r0 : per;
+        c.grid = (int)((c.rows + groups - 1) / groups);
+        const int st = hsm_launch_plain(k, &c);
+        if (st != 0)
+            return st;
+    }
+    return 0;
+}
+
+/* An entry; the plain forward's and log-softmax's kernels but the peeled ones (hsm_warp_rows) launch
+ * by hsm_launch_warp_rows. */
+#define HSM_WARP_ONCE(KOP, PEEL) (((KOP) == HSM_KOP_PLAIN || (KOP) == HSM_KOP_LOG) && !(PEEL))
 #define HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, PEEL)                                                 \
-    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, PEEL, 0, 0, 0}
+    {#NAME, (const void *)NAME, HSM_FAMILY_WARP, KOP, DT, VEC, C, HSM_WARP_BLOCK,                     \
+     HSM_WARP_ONCE(KOP, PEEL) ? hsm_launch_warp_rows : hsm_launch_plain, PEEL, 0, 0, 0}
 #define HSM_WARP_ENTRY(NAME, KOP, DT, VEC, C) HSM_WARP_ENTRY_P(NAME, KOP, DT, VEC, C, 0)
 
 /* The vector kernels of one body, _v1 to _v8 (1 to 8 accesses of 16 bytes a lane), suffix KS: each
@@ -634,7 +671,7 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
 #define HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B12)                                                \
     HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY, B12)                                \
     HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY, B12)                            \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY)                                   \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY, B12)                            \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
 #define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY) HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, HSM_WARP_BOUNDS)
 #define HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, PEEL)                                             \
@@ -837,3 +874,5 @@ extern "C" const hsm_kernel *hsm_warp_kernels(size_t *count)
     *count = sizeof hsm_warp_table / sizeof hsm_warp_table[0];
     return hsm_warp_table;
 }
+
+extern "C" int hsm_warp_once(const hsm_kernel *k) { return k->launch == hsm_launch_warp_rows; }

@@ -53,6 +53,11 @@
 #define HSM_WARP_QUAD_MIN_COLS 256       /* plan_get: WARP's _q kernels, rows of more columns */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
+/* WARP's kernels that do not loop over rows (hsm_warp_once): 2^20 blocks a launch, further launches
+ * for the rows past them (hsm_launch_warp_rows). Lower than the other bound so that a GPU test reaches
+ * the second launch with tensors of half a gigabyte (kernel.warp_launches); a launch of 2^20 blocks
+ * runs for milliseconds, its launch's microseconds are nothing beside it. */
+#define HSM_WARP_ONCE_MAX_GRID ((int64_t)1 << 20)
 #define HSM_ROW_MIN_BLOCK 64
 #define HSM_ROW_WARP_A_ROW_WARPS 24 /* plan_row */
 #define HSM_MANY_ROWS_PER_CU 2
@@ -322,15 +327,16 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
          * where the loop left the last round to some of the blocks (H100, same run, kernel time: fp32
          * 65536 x 128 25.2 us against 26.6, 16384 x 128 8.13 against 8.21, the others as before).
          * Bounded so that a grid's threads stay under 2^31 (AMD's limit is 2^32); past that the
-         * kernels loop. The packed kernels on causal rows too, whose lengths run from one column to
-         * the whole row: a resident grid gave each warp a fixed share of them, a block for every
-         * four rows lets each SM take more as its rows end (H200, same run against the resident
-         * grid, bench/results/h200-2026-11-29-causal-grid.md: bf16 131072 x 1024 1.08x, 131072 x
-         * 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches 1.05-1.08x). */
-        const int64_t cap =
-            is_plain_kop(s->k->kop) || (s->k->lanes != 0 && (q->causal || s->k->kop == HSM_KOP_BWD))
-                ? HSM_WARP_MAX_GRID
-                : (int64_t)h->dev.num_cus * bpc;
+         * kernels loop, or (hsm_warp_once: no loop) launch again. The packed kernels on causal rows
+         * too, whose lengths run from one column to the whole row: a resident grid gave each warp a
+         * fixed share of them, a block for every four rows lets each SM take more as its rows end
+         * (H200, same run against the resident grid, bench/results/h200-2026-11-29-causal-grid.md:
+         * bf16 131072 x 1024 1.08x, 131072 x 2048 1.14x, fp16 262144 x 2048 1.07x, 32768-row batches
+         * 1.05-1.08x). */
+        const int by_rows = is_plain_kop(s->k->kop) || (s->k->lanes != 0 && (q->causal || s->k->kop == HSM_KOP_BWD));
+        const int64_t cap = hsm_warp_once(s->k) ? HSM_WARP_ONCE_MAX_GRID
+                            : by_rows           ? HSM_WARP_MAX_GRID
+                                                : (int64_t)h->dev.num_cus * bpc;
         out->grid = (int)min64(blocks, cap);
         if (s->k->flat) {
             /* The staged kernels: as many rows a span as fit HSM_WARP_FLAT_BYTES (every group the same

@@ -712,6 +712,41 @@ static void test_shift_plan(hipsoftmax_handle h)
     }
 }
 
+/* WARP's one-pass kernels (the plain forward's and log-softmax's but the peeled and staged ones): a
+ * block for every block / group_width rows, at most 2^20 blocks a launch (src/plan.c's
+ * HSM_WARP_ONCE_MAX_GRID; the launch covers the rest with more launches, kernel.warp_launches). */
+static void test_warp_once_grid(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols, stride;
+        int log_softmax;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, (1LL << 26) + 37, 2, 2, 0},
+                 {HIPSOFTMAX_DTYPE_F32, (1LL << 26) + 5, 2, 3, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, (1LL << 26) + 61, 2, 3, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 4096, 256, 256, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 65536, 128, 128, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        p.x_row_stride = p.y_row_stride = cases[i].stride;
+        if (cases[i].log_softmax)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        EXPECT(info.family == HIPSOFTMAX_FAMILY_WARP && info.group_width > 0);
+        if (info.family != HIPSOFTMAX_FAMILY_WARP || info.group_width <= 0)
+            continue;
+        const long long groups = info.block / info.group_width, blocks = (cases[i].rows + groups - 1) / groups;
+        const long long want = blocks < (1LL << 20) ? blocks : 1LL << 20;
+        if (info.grid != want) {
+            fprintf(stderr, "%lld x %lld stride %lld: %s grid %d, want %lld\n", cases[i].rows, cases[i].cols,
+                    cases[i].stride, info.kernel, info.grid, want);
+            failures++;
+        }
+    }
+}
+
 /* ROW's grid: a block a row where the input is 32 MB or more (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES),
  * the blocks the device holds at once below that; the same for ONLINE's full backward. */
 static void test_block_a_row_plan(hipsoftmax_handle h)
@@ -1091,6 +1126,7 @@ int main(void)
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_sub_pack_plan(h);
         test_block_a_row_plan(h);
+        test_warp_once_grid(h);
         test_shift_plan(h);
         test_forced_kernels(h);
         test_split_coresident(h);

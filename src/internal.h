@@ -109,6 +109,8 @@ typedef struct hsm_req {
                           ones that hold both as stored (hsm_kernel.dy_as_y), which take no other dy */
     int plain_bwd;     /* the backward with dy and dx in y's dtype, no alpha/beta and no statistics (scale
                           and log-softmax allowed): the only one WARP's packed backward kernels serve */
+    int for_twin;      /* the plan of rows on 16 bytes that plan_peeled takes a peeled twin of: no rule
+                          measured only on rows on 16 bytes (plan_auto's WARP rows past 512 columns) */
 } hsm_req;
 
 /* Everything a plan depends on besides the handle's device and kernels: the cache compares it whole

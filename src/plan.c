@@ -48,6 +48,7 @@
 #define HSM_ROW_PACKED_BWD_MAX_BYTES (16 << 10)
 #define HSM_ROW_PACKED_BWD_MAX_THREADS ((int64_t)1 << 31)
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
+#define HSM_WARP_F32_MAX_COLS 1024       /* plan_auto: fp32's plain rows past HSM_WARP_MAX_COLS */
 #define HSM_WARP_PEEL16_MAX_COLS 64      /* plan_peeled: WARP's 16-bit peeled twins, rows of fewer columns */
 #define HSM_WARP_HALF_MIN_COLS 64        /* plan_get: WARP's _h kernels, rows of more columns */
 #define HSM_WARP_QUAD_MIN_COLS 256       /* plan_get: WARP's _q kernels, rows of more columns */
@@ -950,6 +951,24 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     }
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
+    /* fp32's plain forward (not log-softmax: hsm_plan_get takes its _log kernels only in the family the
+     * forward with options takes, ROW here) of rows of 513-1024 columns on 16 bytes, many of them: WARP's
+     * _v8 (32 values a lane, a row a warp), which since hsm_warp_rows has no loop over rows takes 56
+     * registers (70 before), rather than ROW's one-warp blocks. H200, kernel time, against the library
+     * before (same command; bench/results/h200-2026-12-01-warp-once.md): 3168-8191 x 1024 1.03-1.05x
+     * (4096 x 1024 9.66 -> 9.39 us; forced in another, 9.21 against ROW's 9.41 and torch.compile's
+     * 9.22), 4096 x 520 and 768 1.06-1.07x. Where the rows give every SM
+     * HSM_ROW_WARP_A_ROW_WARPS warps, as ROW's own warp a row (plan_row: fewer rows lost on it), and
+     * the input is under HSM_BLOCK_A_ROW_MIN_BYTES (larger ones ROW launches a block a row); rows on
+     * 16 bytes only (not the aligned plan of a peeled row: WARP's peeled twins were not measured
+     * there); 32-lane warps only (NVIDIA): nothing was measured on 64-lane waves, where such a row is
+     * half a wave. */
+    if (q->dt == HSM_F32 && q->kop == HSM_KOP_PLAIN && q->vec > 1 && !q->peel && !q->for_twin &&
+        h->dev.warp_size == 32 && cols > HSM_WARP_MAX_COLS && cols <= HSM_WARP_F32_MAX_COLS &&
+        rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus &&
+        rows * cols * (int64_t)elem_bytes(q->dt) < HSM_BLOCK_A_ROW_MIN_BYTES &&
+        plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
+        return HIPSOFTMAX_STATUS_SUCCESS;
     /* WARP's packed forward (one row a warp, hip/softmax_warp.hip says why) for the causal 16-bit rows
      * it holds, where ROW took one-warp blocks. H100, same run, against ROW's kernel: bf16 131072 x
      * 1024 (8 x 16 x 1024^2) 1.07x, 32768 x 1024 1.07x; fp16 262144 x 2048 1.03x, 32768 x 2048 1.05x.
@@ -1030,6 +1049,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
     qv.vec = (int)(16 / elem_bytes(q->dt));
     qv.peel = 0;
     qv.plain_bwd = 0; /* WARP's packed backward has no peeled twins: the plan its rows had without it */
+    qv.for_twin = 1;
     hsm_plan aligned;
     memset(&aligned, 0, sizeof aligned);
     /* The room SPLIT's forward takes for rows off their line: rows at any offset are off it (the

@@ -338,6 +338,24 @@ static void test_two_rows_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* The plan of an fp32 problem of the row-plan tests: rows x cols, rows `stride` apart; log-softmax;
+ * bwd: the backward with alpha/beta (the plain backward takes WARP's packed kernels). */
+static hipsoftmax_plan_info fp32_plan_of(hipsoftmax_handle h, long long rows, long long cols, long long stride,
+                                         int log, int bwd)
+{
+    hipsoftmax_problem p;
+    hipsoftmax_plan_info info = {.struct_size = sizeof info};
+    hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, rows, cols);
+    p.x_row_stride = p.y_row_stride = stride;
+    if (log)
+        p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+    if (bwd)
+        p.alpha = 0.5f, p.beta = 0.5f;
+    EXPECT_STATUS(bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
+                  HIPSOFTMAX_STATUS_SUCCESS);
+    return info;
+}
+
 /* ROW's fp32 plain forward and log-softmax on rows of 513-1024 columns (plan.c's plan_row): a warp a
  * row (32 values a lane) where the rows give every SM/CU HSM_ROW_WARP_A_ROW_WARPS warps (65536 rows
  * are past that on every target), two warps of 16 values on fewer (1024 rows are short of it on every
@@ -353,20 +371,42 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
                  {65536, 781, 0, 0, 32},  {65536, 781, 1, 0, 32},  {1024, 1024, 0, 0, 64},
                  {1024, 1024, 1, 0, 64},  {1024, 781, 0, 0, 64},   {65536, 1024, 0, 1, 64}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        hipsoftmax_problem p;
-        hipsoftmax_plan_info info = {.struct_size = sizeof info};
-        hipsoftmax_problem_init(&p, HIPSOFTMAX_DTYPE_F32, cases[i].rows, cases[i].cols);
-        if (cases[i].log)
-            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
-        if (cases[i].bwd)
-            p.alpha = 0.5f, p.beta = 0.5f;
-        EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
-                      HIPSOFTMAX_STATUS_SUCCESS);
+        const hipsoftmax_plan_info info =
+            fp32_plan_of(h, cases[i].rows, cases[i].cols, cases[i].cols, cases[i].log, cases[i].bwd);
         const int want = warp == 32 ? cases[i].block_nv : 64;
         if (info.family != HIPSOFTMAX_FAMILY_ROW || info.block != want) {
             fprintf(stderr, "fp32 %lldx%lld (log %d, bwd %d): %s, family %d, %d threads a row, want %d\n",
                     cases[i].rows, cases[i].cols, cases[i].log, cases[i].bwd, info.kernel, (int)info.family,
                     info.block, want);
+            failures++;
+        }
+    }
+}
+
+/* fp32's plain forward on rows of 513-1024 columns on 16 bytes (src/plan.c's plan_auto): WARP's _v8 (a
+ * row a warp of 32 lanes) where the rows give every SM HSM_ROW_WARP_A_ROW_WARPS warps and the input is
+ * under 32 MB, on 32-lane warps only; ROW otherwise: fewer rows, 32 MB or more, rows off 16 bytes (dense
+ * 781 columns, 1024 columns 1025 apart), log-softmax (its _log kernel where the forward with options
+ * goes, ROW), the backward, 64-lane waves. */
+static void test_warp_f32_wide_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        long long rows, cols, stride;
+        int log, bwd, warp_nv; /* whether 32-lane warps take WARP */
+    } cases[] = {{4096, 1024, 1024, 0, 0, 1}, {4096, 1024, 1024, 1, 0, 0}, {4096, 520, 520, 0, 0, 1},
+                 {8191, 1024, 1024, 0, 0, 1}, {8192, 1024, 1024, 0, 0, 0}, {2048, 1024, 1024, 0, 0, 0},
+                 {4096, 781, 781, 0, 0, 0},   {4096, 1024, 1025, 0, 0, 0}, {4096, 1024, 1024, 0, 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const hipsoftmax_plan_info info =
+            fp32_plan_of(h, cases[i].rows, cases[i].cols, cases[i].stride, cases[i].log, cases[i].bwd);
+        const int want_warp = warp == 32 && cases[i].warp_nv;
+        const int ok = want_warp ? info.family == HIPSOFTMAX_FAMILY_WARP && strstr(info.kernel, "_v8") != NULL &&
+                                       info.group_width == 32
+                                 : info.family == HIPSOFTMAX_FAMILY_ROW;
+        if (!ok) {
+            fprintf(stderr, "fp32 %lldx%lld stride %lld (log %d, bwd %d): %s, family %d, want %s\n", cases[i].rows,
+                    cases[i].cols, cases[i].stride, cases[i].log, cases[i].bwd, info.kernel, (int)info.family,
+                    want_warp ? "WARP's _v8" : "ROW");
             failures++;
         }
     }
@@ -1121,6 +1161,7 @@ int main(void)
         test_few_rows_plan(h);
         test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_warp_f32_wide_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);

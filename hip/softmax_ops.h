@@ -66,7 +66,8 @@ __device__ __forceinline__ void hsm_put(T *p, const float *src)
         hsm_store<T, P>(p + q, src + q, 1.0f);
 }
 
-__device__ __forceinline__ size_t hsm_dtype_bytes(int dt) { return dt == HSM_F32 ? 4 : 2; }
+/* Bytes of an element of dtype dt (hsm_dtype); host code too (softmax_warp.hip's launch). */
+__host__ __device__ __forceinline__ size_t hsm_dtype_bytes(int dt) { return dt == HSM_F32 ? 4 : 2; }
 
 /* ---- the row's place in an attention layout ----------------------------------------------------- */
 

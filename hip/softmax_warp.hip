@@ -644,7 +644,7 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
     const int64_t groups = a->block / a->group_width, per = (int64_t)a->grid * groups;
     if (per >= a->rows)
         return hsm_launch_plain(k, a);
-    const int64_t es = k->dtype == HSM_F32 ? 4 : 2; /* the plain forward's x and y: k's dtype */
+    const int64_t es = (int64_t)hsm_dtype_bytes(k->dtype); /* the plain forward's x and y: k's dtype */
     hsm_launch c = *a;
     for (int64_t r0 = 0; r0 < a->rows; r0 += per) {
         c.x = (const char *)a->x + r0 * a->x_stride * es;

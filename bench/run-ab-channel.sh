@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# On a GPU machine: build the library at OLD_REV (a git worktree, library and bench alone) and the
-# working tree (sm_90 preset, tests included), run the CHANNEL GPU tests on the new build, the A/B of
+# On a GPU machine: build the library at OLD_REV (a revision or a folder of its source: bench/ab-build.sh;
+# library and bench alone) and the working tree (sm_90 preset, tests included),
+# run the CHANNEL GPU tests on the new build, the A/B of
 # bench/ab-channel.sh (HSM_AB_KERNELS forced too), and compute-sanitizer's CHANNEL tests of
 # HSM_SANITIZE_RE (a ctest regex; none if empty), then memcheck and racecheck on each kernel of
 # HSM_SANITIZE_KERNELS forced alone over the quick shapes, each log under OUT_DIR.

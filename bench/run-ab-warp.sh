@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# On a GPU machine: build the library at OLD_REV (a git worktree, library and bench alone) and the
-# working tree (sm_90 preset, tests included), run the WARP, unaligned and automatic-plan GPU tests
+# On a GPU machine: build the library at OLD_REV (a revision or a folder of its source: bench/ab-build.sh;
+# library and bench alone) and the working tree (sm_90 preset, tests included),
+# run the WARP, unaligned and automatic-plan GPU tests
 # of the plain forward on the new build (ctest regex HSM_TEST_RE overrides), compute-sanitizer's tests
 # of HSM_SANITIZE_RE (a ctest regex; none if empty), and the A/B of bench/ab-warp.sh, each log under
 # OUT_DIR. With HSM_NCU=1, Nsight Compute's memory and launch sections on fp16 65536 x 77 and x 80

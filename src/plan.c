@@ -17,16 +17,19 @@
  *   of more than 2K columns take the kernels that hold them as stored (64 values per thread, rows to
  *   64K): bf16 N=32K 83% and N=64K 86%, where the fp32-held kernels gave 77% and (SPLIT) 77%.
  * - Where ROW would leave one block per SM for a short row (under 88 KiB for 16-bit rows, 84 KiB for
- *   fp32), SPLIT with one block per row instead where that keeps two or more blocks (and as many
- *   threads) per SM: two rows in flight per SM, where one block's per-row reductions leave DRAM idle.
+ *   fp32) and the rows are fewer than 16 a SM (HSM_ROW_ALONE_ROWS_PER_CU: with more, ROW's one block
+ *   is now as fast or faster, 0.99-1.06x, h200-2026-12-01-row-regs.md), SPLIT with one block per row
+ *   instead where that keeps two or more blocks (and as many threads) per SM: two rows in flight per
+ *   SM, where one block's per-row reductions leave DRAM idle (the figures that follow are of 11-22).
  *   bf16 N=32776..43008 (64-84 KiB): 75-84% against 69-80%; at 45048 (88 KiB) both 78%, and from 96
  *   KiB rows (49152) ROW's one block is as fast or faster (83-86% against 81-84%). fp32 N=16392,
  *   18432, 20480 (64-80 KiB): 84.5-85.5, 86.0-87.1, 86.9-87.9 against 81.8-82.6, 84.9-86.1,
  *   85.9-86.5; from 84 KiB ROW is ahead (N=21504: 87.4-88.0, SPLIT at 21496: 85.8-86.3; N=22528: 2
  *   points). Since ROW lays rows out from their line, its 16-bit kernel holding 64 values takes 54
- *   registers instead of 60, and two blocks of up to 576 threads fit per SM: 16-bit rows to 36864
- *   columns stay with ROW (bf16 N=32776..36864: 82.4-86.0 against 75.2-80.5 with SPLIT, the same run,
- *   h200-2026-11-22d.md), and the swap starts at 36872 (85.6 -> 79.7).
+ *   registers instead of 60 (now held to 56: softmax_row.hip), and two blocks of up to 576 threads
+ *   fit per SM: 16-bit rows to 36864 columns stay with ROW (bf16 N=32776..36864: 82.4-86.0 against
+ *   75.2-80.5 with SPLIT, the same run, h200-2026-11-22d.md), and the swap starts at 36872 (85.6 ->
+ *   79.7).
  * - Rows longer than ROW holds, many of them, that one block holds in registers and shared memory
  *   (fp32 to about 80K columns, 16-bit to about 140K): SPLIT with one block per row, which needs no
  *   group barrier. fp32 N=33K..80K: 89-91%, against 67-82% (ONLINE) and 77-83% (SPLIT over several
@@ -65,6 +68,15 @@
 #define HSM_SPLIT_MIN_COLS 4096
 #define HSM_ROW_ALONE_MIN_BYTES_16 (88 << 10) /* rows ROW may serve with one block per SM */
 #define HSM_ROW_ALONE_MIN_BYTES_F32 (84 << 10)
+/* ...and only where there are fewer rows than this many a SM/CU: with more, ROW's one block. H200,
+ * kernel time, ROW's one block against SPLIT's one block a row (the rule before) in one run
+ * (bench/results/h200-2026-12-01-row-regs.md): 4096 rows (31 a SM) bf16 x 45048 1.06x, log-softmax x
+ * 32776 1.42x (its _log kernel fits two blocks a SM), fp32 x 20000 1.05x, x 16388 1.01x, bf16 x 40960
+ * 1.005x; 16384 rows bf16 x 40960 1.003x, fp32 x 18432 1.06x; 3168 rows (24 a SM) fp32 x 20000 1.04x,
+ * 2112 (16) 1.02x, but bf16 x 40960 0.99x at both and fp32 2112 x 16388 0.995x; fewer rows lost:
+ * 1024 (7.8 a SM) bf16 x 40960 0.98x, fp32 x 20000 0.98x, 300 rows fp32 x 20000 0.91x (bf16 x 40960
+ * 1.09x), and 1584 (12 a SM) were even (0.997-0.998x). */
+#define HSM_ROW_ALONE_ROWS_PER_CU 16
 /* Few rows (fewer than HSM_MANY_ROWS_PER_CU a SM) of up to this many bytes of x (y in the backward)
  * that ROW holds: ROW, a block a row, not SPLIT, in every call but the one-pass ones (statistics alone,
  * or given). Forward, H100, one process, each family forced on 8 to 256 rows, two rounds, the faster
@@ -989,18 +1001,19 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     if (few_rows && !few_short && plan_split(h, q, rows, cols, lead, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     if (fits && plan_row(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
-        /* One ROW block per SM on a short row: SPLIT with more rows in flight instead, if it has them
-         * (few rows have none to put in flight: they stay a block a row). Not the backward, but where
-         * dx is wider than y: ROW's backward with one block a SM ran 1.01-1.57x as fast as SPLIT's one
-         * block a row at 9000-16383 columns (fp32, bf16, fp16, softmax and log-softmax, bf16 y with
-         * fp32 dy, fp32 y with bf16 dx; 1024-16384 rows; fp32 at 4096 rows 95-98% of the copy
-         * bandwidth against 81-87%), and 0.85-1.05x with bf16 y and fp32 dx (H200,
-         * bench/results/h200-2026-11-28-row-backward.md). */
+        /* One ROW block per SM on a short row, rows fewer than HSM_ROW_ALONE_ROWS_PER_CU a SM: SPLIT
+         * with more rows in flight instead, if it has them (few rows have none to put in flight: they
+         * stay a block a row). Not the backward, but where dx is wider than y: ROW's backward with
+         * one block a SM ran 1.01-1.57x as fast as SPLIT's one block a row at 9000-16383 columns
+         * (fp32, bf16, fp16, softmax and log-softmax, bf16 y with fp32 dy, fp32 y with bf16 dx;
+         * 1024-16384 rows; fp32 at 4096 rows 95-98% of the copy bandwidth against 81-87%), and
+         * 0.85-1.05x with bf16 y and fp32 dx (H200, bench/results/h200-2026-11-28-row-backward.md). */
         hsm_plan alt;
         memset(&alt, 0, sizeof alt);
         const int64_t alone = q->dt == HSM_F32 ? HSM_ROW_ALONE_MIN_BYTES_F32 : HSM_ROW_ALONE_MIN_BYTES_16;
         const int row_bwd = q->kop == HSM_KOP_BWD && q->out_es <= elem_bytes(q->dt);
-        if (!few_short && !row_bwd && occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
+        if (!few_short && !row_bwd && rows < (int64_t)HSM_ROW_ALONE_ROWS_PER_CU * h->dev.num_cus &&
+            occupancy(h, out->ks, out->block) == 1 && cols * elem_bytes(q->dt) < alone &&
             plan_split_single(h, q, rows, cols, lead, 2, 0, &alt) == HIPSOFTMAX_STATUS_SUCCESS) {
             const int bpc = occupancy_smem(h, alt.ks, alt.block, alt.smem_bytes);
             if ((int64_t)bpc * alt.block >= out->block)

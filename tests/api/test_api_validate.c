@@ -522,6 +522,51 @@ static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* Rows on which ROW leaves one block a SM/CU, under 88 KiB (16-bit) or 84 KiB (fp32) (plan.c's
+ * HSM_ROW_ALONE_ROWS_PER_CU): ROW where there are 16 rows a SM or more (65536 rows: past the bound on
+ * every target), SPLIT's one block a row on fewer. On 32-lane targets (NVIDIA) also: 1024 rows, short
+ * of the bound, on SPLIT (CDNA's register file holds two of those ROW blocks a CU: ROW there); 4096
+ * rows, past it, on ROW; 16-bit rows of 32776-36864 columns, which ROW's p64 (held to 56 registers)
+ * serves with two blocks a SM whatever the rows, on p64 at 1024 rows too; their log-softmax on ROW's
+ * _log kernels. */
+static void test_row_alone_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int log, warp32; /* warp32: on 32-lane targets only */
+        hipsoftmax_family want;
+        const char *kernel; /* or NULL: any */
+        int block;
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 65536, 40960, 0, 0, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 65536, 20000, 0, 0, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 65536, 18432, 1, 0, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 1024, 40960, 0, 1, HIPSOFTMAX_FAMILY_SPLIT, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 1024, 20000, 0, 1, HIPSOFTMAX_FAMILY_SPLIT, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 4096, 16388, 0, 1, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 45048, 0, 1, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 32776, 1, 1, HIPSOFTMAX_FAMILY_ROW, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 1024, 32776, 0, 1, HIPSOFTMAX_FAMILY_ROW, "hsm_row_bf16_p64", 544},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 36864, 0, 1, HIPSOFTMAX_FAMILY_ROW, "hsm_row_f16_p64", 576}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].warp32 && warp != 32)
+            continue;
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        if (cases[i].log)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        const int block_ok = cases[i].kernel == NULL || (strcmp(info.kernel, cases[i].kernel) == 0 && info.block == cases[i].block);
+        if (info.family != cases[i].want || !block_ok || (cases[i].log && !log_kernel(info.kernel))) {
+            fprintf(stderr, "%lldx%lld (dtype %d, log %d): %s, %d threads, grid %d; want family %d %s\n", cases[i].rows,
+                    cases[i].cols, (int)cases[i].dt, cases[i].log, info.kernel, info.block, info.grid,
+                    (int)cases[i].want, cases[i].kernel != NULL ? cases[i].kernel : "");
+            failures++;
+        }
+    }
+}
+
 /* WARP's 16-bit rows of at most 256 columns on 16 bytes where rows are many enough (262144: past
  * plan.c's fewer_lanes bound on every target): two packs a lane where one pack would take 16 lanes or
  * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
@@ -1165,6 +1210,7 @@ int main(void)
         test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_row_alone_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_sub_pack_plan(h);
         test_block_a_row_plan(h);
         test_warp_once_grid(h);

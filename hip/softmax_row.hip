@@ -853,7 +853,7 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
  * block: there the larger chunk gives one block of a few hundred threads per SM (src/plan.c).
  * p56 and p64 are held to 56 registers, their peeled twins' cap: compiled freely they took 60 and 59
  * (sm_90), and two blocks of 513-576 threads (16-bit rows of 32776-36864 columns on p64) no longer
- * fitted a SM; one block a SM there ran 0.81x as fast as the peeled twin at 56, which fits two (bf16
+ * fitted a SM; one block a SM there ran 0.79x as fast as the peeled twin at 56, which fits two (bf16
  * 4096 x 32776: 166.25 us against 131.21, H200, bench/results/h200-2026-12-01-row-regs.md). */
 #define HSM_ROW_PACKED_KERNEL_CAP(NAME, T, C, REGS)                                                   \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \

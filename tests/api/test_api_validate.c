@@ -525,7 +525,7 @@ static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
 /* Rows on which ROW leaves one block a SM/CU, under 88 KiB (16-bit) or 84 KiB (fp32) (plan.c's
  * HSM_ROW_ALONE_ROWS_PER_CU): ROW where there are 16 rows a SM or more (65536 rows: past the bound on
  * every target), SPLIT's one block a row on fewer. On 32-lane targets (NVIDIA) also: 1024 rows, short
- * of the bound, on SPLIT (CDNA's register file holds two of those ROW blocks a CU: ROW there); 4096
+ * of the bound, on SPLIT (on CDNA's offline targets ROW keeps them, the rule's other terms unmet); 4096
  * rows, past it, on ROW; 16-bit rows of 32776-36864 columns, which ROW's p64 (held to 56 registers)
  * serves with two blocks a SM whatever the rows, on p64 at 1024 rows too; their log-softmax on ROW's
  * _log kernels. */
@@ -557,7 +557,8 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
         if (cases[i].log)
             p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-        const int block_ok = cases[i].kernel == NULL || (strcmp(info.kernel, cases[i].kernel) == 0 && info.block == cases[i].block);
+        const int block_ok =
+            cases[i].kernel == NULL || (strcmp(info.kernel, cases[i].kernel) == 0 && info.block == cases[i].block);
         if (info.family != cases[i].want || !block_ok || (cases[i].log && !log_kernel(info.kernel))) {
             fprintf(stderr, "%lldx%lld (dtype %d, log %d): %s, %d threads, grid %d; want family %d %s\n", cases[i].rows,
                     cases[i].cols, (int)cases[i].dt, cases[i].log, info.kernel, info.block, info.grid,

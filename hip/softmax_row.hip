@@ -855,16 +855,16 @@ __device__ __forceinline__ void hsm_row_packed_fwd_body(const hsm_args a)
  * (sm_90), and two blocks of 513-576 threads (16-bit rows of 32776-36864 columns on p64) no longer
  * fitted a SM; one block a SM there ran 0.79x as fast as the peeled twin at 56, which fits two (bf16
  * 4096 x 32776: 166.25 us against 131.21, H200, bench/results/h200-2026-12-01-row-regs.md). */
-#define HSM_ROW_PACKED_KERNEL_CAP(NAME, T, C, REGS)                                                   \
+#define HSM_ROW_PACKED_KERNEL_CAP(NAME, T, C, REGS, P)                                                \
     extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
     {                                                                                                 \
-        hsm_row_packed_body<T, C>(a);                                                                 \
+        hsm_row_packed_body<T, C, P>(a);                                                              \
     }
 #define HSM_ROW_PACKED_SET(SFX, T)                                                                    \
     HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p40, T, 8, 40)                                              \
     HSM_ROW_PACKED_KERNEL(hsm_row_##SFX##_p48, T, 8, 48)                                              \
-    HSM_ROW_PACKED_KERNEL_CAP(hsm_row_##SFX##_p56, T, 56, 56)                                         \
-    HSM_ROW_PACKED_KERNEL_CAP(hsm_row_##SFX##_p64, T, 64, 56)
+    HSM_ROW_PACKED_KERNEL_CAP(hsm_row_##SFX##_p56, T, 56, 56, false)                                  \
+    HSM_ROW_PACKED_KERNEL_CAP(hsm_row_##SFX##_p64, T, 64, 56, false)
 #define HSM_ROW_PACKED_SET_ENTRIES(SFX, DT)                                                           \
     HSM_ROW_ENTRY(hsm_row_##SFX##_p40, DT, 8, 40), HSM_ROW_ENTRY(hsm_row_##SFX##_p48, DT, 8, 48),     \
         HSM_ROW_ENTRY(hsm_row_##SFX##_p56, DT, 8, 56), HSM_ROW_ENTRY(hsm_row_##SFX##_p64, DT, 8, 64)
@@ -986,11 +986,7 @@ HSM_ROW_PEEL_LOG_SET(bf16, hsm_bf16)
     {                                                                                                 \
         BODY<T, VEC, C, true>(a);                                                                     \
     }
-#define HSM_ROW_PACKED_PEEL_KERNEL(NAME, T, C, REGS)                                                  \
-    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
-    {                                                                                                 \
-        hsm_row_packed_body<T, C, true>(a);                                                           \
-    }
+#define HSM_ROW_PACKED_PEEL_KERNEL(NAME, T, C, REGS) HSM_ROW_PACKED_KERNEL_CAP(NAME, T, C, REGS, true)
 #define HSM_ROW_PEEL_SET(SFX, T)                                                                      \
     HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v8_peel, T, 8, 8, 32)                                      \
     HSM_ROW_PEEL_KERNEL(hsm_row_##SFX##_v16_peel, T, 8, 16, 40)                                   \

@@ -139,7 +139,8 @@ struct hsm_kernel {
                                       one row a warp of this many lanes, built in (the warp size); they
                                       serve only rows that need the whole warp. ROW's packed backward
                                       (_p<C>_bwd): 1, a block a row with no loop over rows, planned only
-                                      by plan.c's plan_row_packed. Else 0 */
+                                      by plan.c's plan_row_packed; 2 (_p32_b512_bwd) the same, launched
+                                      with max_block threads whatever the row. Else 0 */
     int dy_as_y;                   /* ROW's 16-bit backward that holds y and dy as stored (_w): it
                                       serves only calls whose dy has y's dtype, which the plan gives
                                       no other vector kernel of ROW's backward (a forced one aside) */

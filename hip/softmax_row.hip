@@ -6,8 +6,12 @@
 
 #define HSM_ROW_MAX_BLOCK 1024
 /* The packed backward's largest block (hsm_row_packed_bwd_body): a thread holds C of y and of dy, so
- * rows of up to 256 C columns (16-bit C = 32: 8192; fp32 C = 16: 4096). */
+ * rows of up to 256 C columns (16-bit C = 32: 8192; fp32 C = 16: 4096); its 16-bit _p32_b512 kernels
+ * run blocks of HSM_ROW_PACKED_BWD_WIDE_BLOCK (rows of up to 16384 columns) at
+ * HSM_ROW_PACKED_BWD_WIDE_REGS registers a thread, two blocks a SM on NVIDIA's 64K-register file. */
 #define HSM_ROW_PACKED_BWD_BLOCK 256
+#define HSM_ROW_PACKED_BWD_WIDE_BLOCK 512
+#define HSM_ROW_PACKED_BWD_WIDE_REGS 64
 
 /* The fp32 _shift twins' stores (hsm_row_body's S): y K elements past x's packs (K = 1 to 3), the
  * values v already scaled, laid out a warp's packs one after another (pack p of lane l at col0 +
@@ -643,13 +647,13 @@ __device__ __forceinline__ void hsm_row_bwd_words_body(const hsm_args a)
  * alone under the column's test (one predicated store, no branch); the scale always multiplied
  * (times 1 is exact), so two bodies, not four. */
 template <typename T, int NP, int LOG>
-__device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr, int cols, const uint32_t *wy,
-                                                       const uint32_t *wd, float s)
+__device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr, int cols, int width,
+                                                       const uint32_t *wy, const uint32_t *wd, float s)
 {
     constexpr int E = 16 / (int)sizeof(T);
 #pragma unroll
     for (int p = 0; p < NP; p++) {
-        const int col = (p * (int)blockDim.x + (int)threadIdx.x) * E;
+        const int col = (p * width + (int)threadIdx.x) * E;
         float o[E];
 #pragma unroll
         for (int e = 0; e < E; e++)
@@ -682,20 +686,23 @@ __device__ __forceinline__ void hsm_row_packed_bwd_out(const hsm_args &a, T *xr,
  * computed before the barrier and held across it (50 registers, 4 blocks a SM, as the stand-alone
  * kernel's 60) ran 0.983-1.031x; blocks of up to 512 with one pack a thread (torch.compile's block and
  * occupancy there) 0.958-0.980x on 16-bit rows of 1544-4096 columns: neither kept. */
-template <typename T, int C>
+template <typename T, int C, int B, bool FIXED>
 __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
 {
     constexpr int NP = C * (int)sizeof(T) / 16, E = 16 / (int)sizeof(T);
     __shared__ float red[HSM_MAX_WARPS];
     const int64_t row = blockIdx.x;
-    const int cols = (int)a.cols; /* at most HSM_ROW_PACKED_BWD_BLOCK C: the plan's */
+    const int cols = (int)a.cols; /* at most B C (B: the kernel's largest block): the plan's */
+    /* FIXED: launched with B threads whatever the row (plan.c's plan_row_packed), so a pack's offset
+     * from the thread's first is a constant of the load and store instructions, not a register a pack. */
+    const int width = FIXED ? B : (int)blockDim.x;
     const T *yr = (const T *)a.x + row * a.x_stride, *dr = (const T *)a.x2 + row * a.x2_stride;
     uint32_t wy[4 * NP], wd[4 * NP];
     /* Every pack read, none behind a branch: a pack past the row reads the row's first one again (a
      * line the block reads anyway) and is zeroed by a select, adding nothing to the sum. */
 #pragma unroll
     for (int p = 0; p < NP; p++) {
-        const int col = (p * (int)blockDim.x + (int)threadIdx.x) * E;
+        const int col = (p * width + (int)threadIdx.x) * E;
         const bool in = col < cols;
         hsm_pack<uint32_t, 4> py, pd;
         hsm_load16_l2_last(&py, yr + (in ? col : 0));
@@ -707,12 +714,12 @@ __device__ __forceinline__ void hsm_row_packed_bwd_body(const hsm_args a)
         }
     }
     const float share = hsm_packed_bwd_share<T, NP>(a, wy, wd);
-    const float s = hsm_block_sum_few<HSM_ROW_PACKED_BWD_BLOCK / HSM_WARP_SIZE>(share, red);
+    const float s = hsm_block_sum_few<B / HSM_WARP_SIZE>(share, red);
     T *xr = (T *)a.y + row * a.y_stride;
     if (a.op.log)
-        hsm_row_packed_bwd_out<T, NP, 1>(a, xr, cols, wy, wd, s);
+        hsm_row_packed_bwd_out<T, NP, 1>(a, xr, cols, width, wy, wd, s);
     else
-        hsm_row_packed_bwd_out<T, NP, 0>(a, xr, cols, wy, wd, s);
+        hsm_row_packed_bwd_out<T, NP, 0>(a, xr, cols, width, wy, wd, s);
 }
 
 /* hsm_row_packed_body with the forward's options that need no mask tensor (the plan gives rows with
@@ -1167,15 +1174,34 @@ HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
 
 /* The packed backward (hsm_row_packed_bwd_body), _p<C>_bwd: 2 and 4 packs a thread, blocks of at
  * most HSM_ROW_PACKED_BWD_BLOCK threads; `lanes` 1 marks the kernels the plan gives only the plain
- * backward, a block a row (plan.c's plan_row_packed), and dy_as_y those that hold 16-bit y and dy. */
-#define HSM_ROW_PACKED_BWD_KERNEL(NAME, T, C)                                                         \
-    extern "C" __global__ void __launch_bounds__(HSM_ROW_PACKED_BWD_BLOCK) NAME(hsm_args a)          \
+ * backward, a block a row (plan.c's plan_row_packed), and dy_as_y those that hold 16-bit y and dy.
+ * _p32_b512_bwd: 16-bit C = 32 in blocks of HSM_ROW_PACKED_BWD_WIDE_BLOCK whatever the row (FIXED:
+ * each pack's offset a constant of its load and store, where a register a pack made the kernel spill
+ * 32 bytes at this cap and run 0.94x), held to HSM_ROW_PACKED_BWD_WIDE_REGS registers (_p32_bwd's 75
+ * would leave one block of 512 a SM), for 16-bit rows of 12296-16384 columns (plan.c's
+ * HSM_ROW_PACKED_FIXED_FILL), which ROW's words kernel (_w32_bwd) served before. A stand-alone kernel
+ * of this shape ran bf16 4096 x 16384 0.6% faster than the library's plan, level with torch.compile;
+ * these, against the library before (H200, kernel time, same command, three commands): 4096 x 16384
+ * 1.002-1.004x (bf16 94.00 -> 93.76 us; log-softmax 1.002-1.003x, fp16 1.003x), 512-2048 x 16384
+ * 1.007-1.022x, 4096 x 12296-14336 0.997-1.003x. The same fixed block for 16-bit and fp32 rows of
+ * 3080-4096 columns (C = 16, blocks of 256; 40 registers, six blocks a SM where _p16_bwd has five)
+ * ran 0.981-1.004x: not kept (bench/results/h200-2026-12-01-wide-packed-bwd.md). */
+#define HSM_ROW_PACKED_BWD_KERNEL_T(NAME, T, C, BOUND, B, FIXED)                                     \
+    extern "C" __global__ void BOUND NAME(hsm_args a)                                                 \
     {                                                                                                 \
-        hsm_row_packed_bwd_body<T, C>(a);                                                             \
+        hsm_row_packed_bwd_body<T, C, B, FIXED>(a);                                                   \
     }
+#define HSM_ROW_PACKED_BWD_KERNEL(NAME, T, C)                                                         \
+    HSM_ROW_PACKED_BWD_KERNEL_T(NAME, T, C, __launch_bounds__(HSM_ROW_PACKED_BWD_BLOCK), HSM_ROW_PACKED_BWD_BLOCK, \
+                                false)
+#define HSM_ROW_PACKED_BWD_WIDE_KERNEL(NAME, T, C)                                                    \
+    HSM_ROW_PACKED_BWD_KERNEL_T(NAME, T, C,                                                           \
+                                HSM_KERNEL_REG_CAP(HSM_ROW_PACKED_BWD_WIDE_BLOCK, HSM_ROW_PACKED_BWD_WIDE_REGS), \
+                                HSM_ROW_PACKED_BWD_WIDE_BLOCK, true)
+#define HSM_ROW_PACKED_BWD_ENTRY_B(NAME, DT, VEC, C, B, LANES)                                        \
+    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, HSM_KOP_BWD, DT, VEC, C, B, hsm_launch_plain, 0, 0, LANES, VEC == 8}
 #define HSM_ROW_PACKED_BWD_ENTRY(NAME, DT, VEC, C)                                                    \
-    {#NAME, (const void *)NAME, HSM_FAMILY_ROW, HSM_KOP_BWD, DT, VEC, C, HSM_ROW_PACKED_BWD_BLOCK, hsm_launch_plain, \
-     0, 0, 1, VEC == 8}
+    HSM_ROW_PACKED_BWD_ENTRY_B(NAME, DT, VEC, C, HSM_ROW_PACKED_BWD_BLOCK, 1)
 
 HSM_ROW_FWD_SET(f32, float, 4)
 HSM_ROW_KERNEL_B(hsm_row_f32_v20_fwd, float, 4, 20, hsm_row_fwd_body)
@@ -1212,6 +1238,8 @@ HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f16_p16_bwd, hsm_f16, 16)
 HSM_ROW_PACKED_BWD_KERNEL(hsm_row_f16_p32_bwd, hsm_f16, 32)
 HSM_ROW_PACKED_BWD_KERNEL(hsm_row_bf16_p16_bwd, hsm_bf16, 16)
 HSM_ROW_PACKED_BWD_KERNEL(hsm_row_bf16_p32_bwd, hsm_bf16, 32)
+HSM_ROW_PACKED_BWD_WIDE_KERNEL(hsm_row_f16_p32_b512_bwd, hsm_f16, 32)
+HSM_ROW_PACKED_BWD_WIDE_KERNEL(hsm_row_bf16_p32_b512_bwd, hsm_bf16, 32)
 
 /* In ascending chunk size per dtype and vector width: the plan relies on it. */
 static const hsm_kernel hsm_row_table[] = {
@@ -1295,6 +1323,9 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PACKED_BWD_ENTRY(hsm_row_f16_p32_bwd, HSM_F16, 8, 32),
     HSM_ROW_PACKED_BWD_ENTRY(hsm_row_bf16_p16_bwd, HSM_BF16, 8, 16),
     HSM_ROW_PACKED_BWD_ENTRY(hsm_row_bf16_p32_bwd, HSM_BF16, 8, 32),
+    /* after _p32_bwd, which plan_row_packed takes first where its block holds the row */
+    HSM_ROW_PACKED_BWD_ENTRY_B(hsm_row_f16_p32_b512_bwd, HSM_F16, 8, 32, HSM_ROW_PACKED_BWD_WIDE_BLOCK, 2),
+    HSM_ROW_PACKED_BWD_ENTRY_B(hsm_row_bf16_p32_b512_bwd, HSM_BF16, 8, 32, HSM_ROW_PACKED_BWD_WIDE_BLOCK, 2),
 };
 
 extern "C" const hsm_kernel *hsm_row_kernels(size_t *count)

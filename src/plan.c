@@ -49,6 +49,16 @@
  * much: 16-bit 8192 columns, fp32 4096), and the threads of their grid, a block a row: within 2^31
  * (AMD's limit is 2^32). */
 #define HSM_ROW_PACKED_BWD_MAX_BYTES (16 << 10)
+/* 16-bit rows past that, up to this: ROW's _p32_b512_bwd kernels (blocks of 512 threads whatever the
+ * row: 16384 columns), where plan_row_packed gives them the row. */
+#define HSM_ROW_PACKED_BWD_WIDE_MAX_BYTES (32 << 10)
+/* ROW's fixed-block packed backward (lanes 2: _p32_b512), launched with its largest block whatever the
+ * row, only where the row needs more than HSM_ROW_PACKED_FIXED_FILL quarters of those threads, and on
+ * 32-lane targets only (nothing was measured on 64-lane ones), unless forced: shorter rows leave the
+ * rest without a column. bf16 4096 x 8200, 9216 and 10240 on it ran 0.84x, 0.92x and 0.97x of the
+ * kernel before them, 12288 (384 of its 512 threads' worth) 1.002x (H200, same run;
+ * bench/results/h200-2026-12-01-wide-packed-bwd.md). */
+#define HSM_ROW_PACKED_FIXED_FILL 3
 #define HSM_ROW_PACKED_BWD_MAX_THREADS ((int64_t)1 << 31)
 #define HSM_WARP_TWO_ROW_COLS 256        /* fewer_lanes */
 #define HSM_WARP_F32_MAX_COLS 1024       /* plan_auto: fp32's plain rows past HSM_WARP_MAX_COLS */
@@ -373,15 +383,25 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
 /* ROW's packed backward (hip/softmax_row.hip's hsm_row_packed_bwd_body) for the plain backward: the
  * first kernel, in ascending chunk, whose block holds the row (the least C a block of at most
  * HSM_ROW_PACKED_BWD_BLOCK threads allows: more loads in flight a thread where a row needs them, and
- * blocks as small as a row allows), a block a row with no loop over rows, so the grid is the rows. */
+ * blocks as small as a row allows; past that, 16-bit _p32_b512, whose block is always its largest:
+ * lanes 2), a block a row with no loop over rows, so the grid is the rows. */
 static hipsoftmax_status plan_row_packed(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                          int64_t cols, hsm_plan *out)
 {
     const int warp = h->dev.warp_size;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
-        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        if (s->k->lanes == 0 || block > s->k->max_block || occupancy(h, s, (int)block) == 0)
+        int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
+        if (s->k->lanes == 0 || block > s->k->max_block)
+            continue;
+        if (s->k->lanes == 2) { /* a forced one takes any row its block holds: the tests' partial rows */
+            if (h->forced_kernel[0] == '\0' &&
+                (warp != 32 ||
+                 4 * ceil_div(cols, s->k->cols_per_thread) <= HSM_ROW_PACKED_FIXED_FILL * s->k->max_block))
+                continue;
+            block = s->k->max_block;
+        }
+        if (occupancy(h, s, (int)block) == 0)
             continue;
         if (rows * block > HSM_ROW_PACKED_BWD_MAX_THREADS)
             return HIPSOFTMAX_STATUS_NOT_SUPPORTED;

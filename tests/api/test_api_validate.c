@@ -478,20 +478,24 @@ static void test_packed_bwd_plan(hipsoftmax_handle h, int warp)
 
 /* ROW's packed backward (plan.c's plan_auto and plan_row_packed): the plain backward of rows on 16
  * bytes longer than a warp of 32 values a lane holds, up to 16 KB, on rows many enough (2 an SM/CU): a
- * block a row of the least chunk whose block has at most 256 threads, the grid the rows; any other
- * backward of those rows, rows past that, few rows, and grids past 2^31 threads, another kernel. */
+ * block a row of the least chunk whose block has at most 256 threads, the grid the rows; on 32-lane
+ * targets 16-bit rows of more than 24 KB (more than three quarters of its block), up to 32 KB, on
+ * _p32_b512 (blocks of 512 always); any other backward of those rows, rows past that, few rows, and
+ * grids past 2^31 threads, another kernel. */
 static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         hipsoftmax_dtype dt;
         long long rows, cols;
         int variant; /* bwd_plan_of's */
-        int want;    /* the chunk expected (0: not these kernels), 32 lanes */
+        int want;    /* the chunk expected (0: not these kernels), 32 lanes; 512: _p32_b512 (64 lanes: none) */
         int block;   /* its block on 32 lanes (64: rounded to 64 lanes) */
     } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 0, 16, 256},  {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 1, 16, 256},
                  {HIPSOFTMAX_DTYPE_F16, 4096, 4096, 2, 16, 256},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 16, 128},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1544, 0, 16, 128},  {HIPSOFTMAX_DTYPE_BF16, 4096, 8192, 0, 32, 256},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 8200, 0, 0, 0},     {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 8200, 0, 0, 0},     {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 512, 512},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 16384, 1, 512, 512}, {HIPSOFTMAX_DTYPE_BF16, 4096, 16392, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 8, 16384, 0, 0, 0},       {HIPSOFTMAX_DTYPE_BF16, 4096, 12296, 0, 512, 512},
                  {HIPSOFTMAX_DTYPE_F32, 4096, 2048, 0, 8, 256},    {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 16, 256},
                  {HIPSOFTMAX_DTYPE_F32, 4096, 4104, 0, 0, 0},      {HIPSOFTMAX_DTYPE_F32, 4096, 8192, 0, 0, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 12288, 0, 0, 0},    {HIPSOFTMAX_DTYPE_BF16, 4096, 4096, 3, 0, 0},
@@ -503,12 +507,12 @@ static void test_row_packed_bwd_plan(hipsoftmax_handle h, int warp)
         const hipsoftmax_plan_info info = bwd_plan_of(h, cases[i].dt, cases[i].rows, cases[i].cols, cases[i].variant);
         /* On 64 lanes a warp of 32 values holds 2048 columns (WARP's packed kernels take them) */
         int want = cases[i].want;
-        if (warp == 64 && cases[i].cols <= 2048)
+        if (warp == 64 && (cases[i].cols <= 2048 || want == 512))
             want = 0;
         const int block = (cases[i].block + warp - 1) / warp * warp;
         char name[64] = "";
         if (want != 0)
-            snprintf(name, sizeof name, "_p%d_bwd", want);
+            snprintf(name, sizeof name, want == 512 ? "_p32_b512_bwd" : "_p%d_bwd", want);
         const int row_packed = info.family == HIPSOFTMAX_FAMILY_ROW && strstr(info.kernel, "_p") != NULL &&
                                strstr(info.kernel, "_bwd") != NULL && strstr(info.kernel, "_peel") == NULL;
         if (want != 0 ? !row_packed || strstr(info.kernel, name) == NULL || info.block != block ||

@@ -974,8 +974,9 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
      * command against the library before (bench/results/h200-2026-11-30-row-packed-bwd.md): 4096
      * rows of 1544-8192 columns 1.014-1.052x, 16384 x 4096 1.006x; rows of 32 KB (eight packs a
      * thread) 0.990-0.995x, which it leaves to ROW's other kernels. */
+    const int64_t packed_max = q->dt != HSM_F32 ? HSM_ROW_PACKED_BWD_WIDE_MAX_BYTES : HSM_ROW_PACKED_BWD_MAX_BYTES;
     if (q->plain_bwd && q->vec > 1 && !q->peel && rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU &&
-        cols > (int64_t)h->dev.warp_size * 32 && cols * elem_bytes(q->dt) <= HSM_ROW_PACKED_BWD_MAX_BYTES) {
+        cols > (int64_t)h->dev.warp_size * 32 && cols * elem_bytes(q->dt) <= packed_max) {
         hsm_req qp = *q;
         qp.packed = 1;
         if (plan_row_packed(h, &qp, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
@@ -983,19 +984,22 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     }
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
-    /* fp32's plain forward (not log-softmax: hsm_plan_get takes its _log kernels only in the family the
-     * forward with options takes, ROW here) of rows of 513-1024 columns on 16 bytes, many of them: WARP's
+    /* fp32's plain forward and log-softmax (its _v8_log, which hsm_plan_get takes though the forward
+     * with options goes to ROW) of rows of 513-1024 columns on 16 bytes, many of them: WARP's
      * _v8 (32 values a lane, a row a warp), which since hsm_warp_rows has no loop over rows takes 56
      * registers (70 before), rather than ROW's one-warp blocks. H200, kernel time, against the library
      * before (same command; bench/results/h200-2026-12-01-warp-once.md): 3168-8191 x 1024 1.03-1.05x
      * (4096 x 1024 9.66 -> 9.39 us; forced in another, 9.21 against ROW's 9.41 and torch.compile's
-     * 9.22), 4096 x 520 and 768 1.06-1.07x. Where the rows give every SM
+     * 9.22), 4096 x 520 and 768 1.06-1.07x. The log-softmax on ROW then ran 3.3% behind the softmax
+     * and 0.8% behind torch.compile (compare_ops.py, 4096 x 1024: 3495 against 3616 and 3524 GB/s);
+     * on WARP's _v8_log 1.02-1.06x the library before on 3168-8191 x 1024, 4096 x 520 and 768, 0.5%
+     * behind the softmax (bench/results/h200-2026-12-01-wide-packed-bwd.md). Where the rows give every SM
      * HSM_ROW_WARP_A_ROW_WARPS warps, as ROW's own warp a row (plan_row: fewer rows lost on it), and
      * the input is under HSM_BLOCK_A_ROW_MIN_BYTES (larger ones ROW launches a block a row); rows on
      * 16 bytes only (not the aligned plan of a peeled row: WARP's peeled twins were not measured
      * there); 32-lane warps only (NVIDIA): nothing was measured on 64-lane waves, where such a row is
      * half a wave. */
-    if (q->dt == HSM_F32 && q->kop == HSM_KOP_PLAIN && q->vec > 1 && !q->peel && !q->for_twin &&
+    if (q->dt == HSM_F32 && is_plain_kop(q->kop) && q->vec > 1 && !q->peel && !q->for_twin &&
         h->dev.warp_size == 32 && cols > HSM_WARP_MAX_COLS && cols <= HSM_WARP_F32_MAX_COLS &&
         rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus &&
         rows * cols * (int64_t)elem_bytes(q->dt) < HSM_BLOCK_A_ROW_MIN_BYTES &&
@@ -1661,16 +1665,23 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
 /* A plain log-softmax takes the _log kernels (WARP's, ROW's and SPLIT's; for rows off 16 bytes ROW's
  * peeled ones, SPLIT's scalar ones and WARP's staged ones for dense rows) where the forward with
  * options would take the same family's kernels (or where a _log kernel is forced), planned as the
- * plain forward is (the same chunks, the same registers; hip/softmax_row.hip says why). Elsewhere
- * (WARP's short rows off 16 bytes, not dense) it keeps the forward with options' plan. */
+ * plain forward is (the same chunks, the same registers; hip/softmax_row.hip says why), and WARP's
+ * fp32 _v8_log where plan_auto gives the plain forward's fp32 rows of 513-1024 columns WARP's _v8
+ * (the forward with options keeps ROW there). Elsewhere (WARP's short rows off 16 bytes, not dense)
+ * it keeps the forward with options' plan. */
 hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *call, hsm_plan *out)
 {
     const hipsoftmax_status st = plan_get(h, call, 0, out);
     if (!plain_log(call))
         return st;
     hsm_plan pl;
-    if (plan_get(h, call, 1, &pl) != HIPSOFTMAX_STATUS_SUCCESS ||
-        (st == HIPSOFTMAX_STATUS_SUCCESS && pl.ks->k->family != out->ks->k->family))
+    if (plan_get(h, call, 1, &pl) != HIPSOFTMAX_STATUS_SUCCESS)
+        return st;
+    /* WARP's fp32 vector kernels take rows past HSM_WARP_MAX_COLS only by plan_auto's rule above */
+    const hsm_kernel *k = pl.ks->k;
+    const int warp_wide = k->family == HSM_FAMILY_WARP && k->dtype == HSM_F32 && k->vec > 1 && !k->peel &&
+                          !k->flat && call->p.cols > HSM_WARP_MAX_COLS;
+    if (st == HIPSOFTMAX_STATUS_SUCCESS && k->family != out->ks->k->family && !warp_wide)
         return st;
     *out = pl;
     return HIPSOFTMAX_STATUS_SUCCESS;

@@ -383,25 +383,27 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
     }
 }
 
-/* fp32's plain forward on rows of 513-1024 columns on 16 bytes (src/plan.c's plan_auto): WARP's _v8 (a
- * row a warp of 32 lanes) where the rows give every SM HSM_ROW_WARP_A_ROW_WARPS warps and the input is
- * under 32 MB, on 32-lane warps only; ROW otherwise: fewer rows, 32 MB or more, rows off 16 bytes (dense
- * 781 columns, 1024 columns 1025 apart), log-softmax (its _log kernel where the forward with options
- * goes, ROW), the backward, 64-lane waves. */
+/* fp32's plain forward and log-softmax on rows of 513-1024 columns on 16 bytes (src/plan.c's
+ * plan_auto): WARP's _v8 and _v8_log (a row a warp of 32 lanes) where the rows give every SM
+ * HSM_ROW_WARP_A_ROW_WARPS warps and the input is under 32 MB, on 32-lane warps only; ROW otherwise:
+ * fewer rows, 32 MB or more, rows off 16 bytes (dense 781 columns, 1024 columns 1025 apart), the
+ * backward, 64-lane waves. */
 static void test_warp_f32_wide_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         long long rows, cols, stride;
         int log, bwd, warp_nv; /* whether 32-lane warps take WARP */
-    } cases[] = {{4096, 1024, 1024, 0, 0, 1}, {4096, 1024, 1024, 1, 0, 0}, {4096, 520, 520, 0, 0, 1},
+    } cases[] = {{4096, 1024, 1024, 0, 0, 1}, {4096, 1024, 1024, 1, 0, 1}, {4096, 520, 520, 0, 0, 1},
                  {8191, 1024, 1024, 0, 0, 1}, {8192, 1024, 1024, 0, 0, 0}, {2048, 1024, 1024, 0, 0, 0},
-                 {4096, 781, 781, 0, 0, 0},   {4096, 1024, 1025, 0, 0, 0}, {4096, 1024, 1024, 0, 1, 0}};
+                 {4096, 781, 781, 0, 0, 0},   {4096, 1024, 1025, 0, 0, 0}, {4096, 1024, 1024, 0, 1, 0},
+                 {4096, 781, 781, 1, 0, 0},   {8192, 1024, 1024, 1, 0, 0}, {2048, 1024, 1024, 1, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const hipsoftmax_plan_info info =
             fp32_plan_of(h, cases[i].rows, cases[i].cols, cases[i].stride, cases[i].log, cases[i].bwd);
         const int want_warp = warp == 32 && cases[i].warp_nv;
         const int ok = want_warp ? info.family == HIPSOFTMAX_FAMILY_WARP && strstr(info.kernel, "_v8") != NULL &&
-                                       info.group_width == 32
+                                       info.group_width == 32 &&
+                                       (strstr(info.kernel, "_log") != NULL) == (cases[i].log != 0)
                                  : info.family == HIPSOFTMAX_FAMILY_ROW;
         if (!ok) {
             fprintf(stderr, "fp32 %lldx%lld stride %lld (log %d, bwd %d): %s, family %d, want %s\n", cases[i].rows,

@@ -2,7 +2,8 @@
 // the row's sum, as ROW's packed backward does) in blocks of up to 1024 threads, with the blocks a SM
 // set by __launch_bounds__: torch.compile's looped kernel runs bf16 4096 x 16384 in blocks of 1024
 // threads, 2 a SM (h200-2026-11-30-branchless-packed-bwd.md, command 7), where the library's plan
-// (hsm_row_bf16_w32_bwd) runs blocks of 256, 4 a SM, and its packed kernels stop at 256 threads.
+// (hsm_row_bf16_w32_bwd: 32 values a thread, 60 registers) runs blocks of 512, 2 a SM, and its packed
+// kernels stop at 256 threads.
 #include <cuda_bf16.h>
 #include <stdint.h>
 

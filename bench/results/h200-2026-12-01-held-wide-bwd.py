@@ -1,8 +1,8 @@
 # Run as: python3 THIS HW.so LIB.so CASE... from the repository root, HW.so built from
 # h200-2026-12-01-held-wide-bwd.cu (nvcc -arch=sm_90 -O3 -shared -Xcompiler -fPIC), LIB.so the library.
-# Kernel time of the held-layout softmax backward variants (NP packs a thread x B threads / MINB blocks a SM) against the library's plan, torch.compile and
-# a copy of x's bytes, buffer sets in turn (bench/kernel_timer.py), two runs of three rounds; each
-# output checked against torch.compile's.
+# Kernel time of the held-layout softmax backward variants (NP packs a thread x B threads / MINB
+# blocks a SM) against the library's plan, torch.compile and a copy of x's bytes, buffer sets in turn
+# (bench/kernel_timer.py), two runs of three rounds; each output checked against torch.compile's.
 import ctypes, sys
 sys.path.insert(0, "bench")
 import torch

@@ -970,10 +970,12 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     }
     /* ROW's packed backward (a block a row, y and dy held as loaded, hip/softmax_row.hip says why) for
      * the plain backward's rows on 16 bytes longer than WARP's packed kernels hold (a warp of 32 values
-     * a lane) and up to HSM_ROW_PACKED_BWD_MAX_BYTES, where the rows are many. H200, kernel time, one
-     * command against the library before (bench/results/h200-2026-11-30-row-packed-bwd.md): 4096
-     * rows of 1544-8192 columns 1.014-1.052x, 16384 x 4096 1.006x; rows of 32 KB (eight packs a
-     * thread) 0.990-0.995x, which it leaves to ROW's other kernels. */
+     * a lane) and up to HSM_ROW_PACKED_BWD_MAX_BYTES (16-bit: HSM_ROW_PACKED_BWD_WIDE_MAX_BYTES, past
+     * the first on _p32_b512 where plan_row_packed gives it the row), where the rows are many. H200,
+     * kernel time, one command against the library before
+     * (bench/results/h200-2026-11-30-row-packed-bwd.md): 4096 rows of 1544-8192 columns
+     * 1.014-1.052x, 16384 x 4096 1.006x; rows of 32 KB as eight packs a thread in blocks of 256
+     * 0.990-0.995x, not kept (16-bit ones now take four in blocks of 512, _p32_b512). */
     const int64_t packed_max = q->dt != HSM_F32 ? HSM_ROW_PACKED_BWD_WIDE_MAX_BYTES : HSM_ROW_PACKED_BWD_MAX_BYTES;
     if (q->plain_bwd && q->vec > 1 && !q->peel && rows >= (int64_t)h->dev.num_cus * HSM_MANY_ROWS_PER_CU &&
         cols > (int64_t)h->dev.warp_size * 32 && cols * elem_bytes(q->dt) <= packed_max) {

@@ -5,6 +5,9 @@
 // distributed shared memory. Each block's share is the size at which ROW runs two blocks a SM at
 // 96-98% of a same-size copy (16K-32K columns), where ROW itself, holding the whole row in one block,
 // runs one block a SM at 85-88% (50256) and SPLIT's global-memory exchange 84-88% (131072, 262144).
+// The body takes two of ROW's packed kernels' ways (hip/softmax_row.hip): the max on the 16-bit words
+// two halves at a time, the normaliser in the stores' exponent (no product an element); without them
+// (the session's commands 1-3) its one-block control ran 0.88 of ROW's kernel at 32768 columns.
 // Two grids: a cluster per row (the GPU starts a cluster wherever one ends), or the resident clusters
 // looping over rows with ROW's L2 prefetch of a later row. Dense rows whose length is a multiple of 8. Built with nvcc -arch=sm_90 -O3 -shared -Xcompiler -fPIC.
 #include <cuda_bf16.h>
@@ -13,6 +16,16 @@
 
 template <typename T> struct pk;
 template <> struct pk<__nv_bfloat16> {
+    // the larger of each pair's halves, two at a time (HMNMX2), and of a word's two
+    static __device__ __forceinline__ uint32_t max2(uint32_t a, uint32_t b)
+    {
+        __nv_bfloat162 r = __hmax2(*(__nv_bfloat162 *)&a, *(__nv_bfloat162 *)&b);
+        return *(uint32_t *)&r;
+    }
+    static __device__ __forceinline__ float hmax(uint32_t w)
+    {
+        return fmaxf(__uint_as_float(w << 16), __uint_as_float(w & 0xffff0000u));
+    }
     static __device__ __forceinline__ void get(uint4 v, float *f)
     {
         const uint32_t *w = (const uint32_t *)&v;
@@ -29,6 +42,16 @@ template <> struct pk<__nv_bfloat16> {
     }
 };
 template <> struct pk<__half> {
+    static __device__ __forceinline__ uint32_t max2(uint32_t a, uint32_t b)
+    {
+        __half2 r = __hmax2(*(__half2 *)&a, *(__half2 *)&b);
+        return *(uint32_t *)&r;
+    }
+    static __device__ __forceinline__ float hmax(uint32_t w)
+    {
+        const float2 t = __half22float2(*(__half2 *)&w);
+        return fmaxf(t.x, t.y);
+    }
     static __device__ __forceinline__ void get(uint4 v, float *f)
     {
         const __half2 *h = (const __half2 *)&v;
@@ -129,17 +152,14 @@ __global__ __launch_bounds__(MAXB, MINB) void cfwd(const T *x, T *y, int64_t row
             if (q < end)
                 h[p] = __ldg(xr + q);
         }
+        // the max on the words as loaded, two halves an instruction, as ROW's hsm_words_max (the
+        // packs past the share are left out, so no -inf word is needed)
         float m = -INFINITY;
 #pragma unroll
         for (int p = 0; p < NP; p++) {
             const int q = first + p * (int)blockDim.x + (int)threadIdx.x;
-            if (q < end) {
-                float f[8];
-                pk<T>::get(h[p], f);
-#pragma unroll
-                for (int i = 0; i < 8; i++)
-                    m = fmaxf(m, f[i]);
-            }
+            if (q < end)
+                m = fmaxf(m, pk<T>::hmax(pk<T>::max2(pk<T>::max2(h[p].x, h[p].y), pk<T>::max2(h[p].z, h[p].w))));
         }
         m = block_reduce<0>(m, red);
         const float ml = m * L2E;
@@ -171,7 +191,8 @@ __global__ __launch_bounds__(MAXB, MINB) void cfwd(const T *x, T *y, int64_t row
             const float2 v = remote_pair(&pair[par], r);
             S += v.y * ex2((v.x - M) * L2E);
         }
-        const float Ml = M * L2E, k = 1.0f / S;
+        // the normaliser in the exponent, as ROW's 16-bit stores (hsm_expo_norm): no product an element
+        const float Ml = M * L2E + __log2f(S);
 #pragma unroll
         for (int p = 0; p < NP; p++) {
             const int q = first + p * (int)blockDim.x + (int)threadIdx.x;
@@ -179,10 +200,10 @@ __global__ __launch_bounds__(MAXB, MINB) void cfwd(const T *x, T *y, int64_t row
                 float f[8];
                 pk<T>::get(h[p], f);
                 uint4 o;
-                o.x = pk<T>::put2(ex2(fmaf(f[0], L2E, -Ml)) * k, ex2(fmaf(f[1], L2E, -Ml)) * k);
-                o.y = pk<T>::put2(ex2(fmaf(f[2], L2E, -Ml)) * k, ex2(fmaf(f[3], L2E, -Ml)) * k);
-                o.z = pk<T>::put2(ex2(fmaf(f[4], L2E, -Ml)) * k, ex2(fmaf(f[5], L2E, -Ml)) * k);
-                o.w = pk<T>::put2(ex2(fmaf(f[6], L2E, -Ml)) * k, ex2(fmaf(f[7], L2E, -Ml)) * k);
+                o.x = pk<T>::put2(ex2(fmaf(f[0], L2E, -Ml)), ex2(fmaf(f[1], L2E, -Ml)));
+                o.y = pk<T>::put2(ex2(fmaf(f[2], L2E, -Ml)), ex2(fmaf(f[3], L2E, -Ml)));
+                o.z = pk<T>::put2(ex2(fmaf(f[4], L2E, -Ml)), ex2(fmaf(f[5], L2E, -Ml)));
+                o.w = pk<T>::put2(ex2(fmaf(f[6], L2E, -Ml)), ex2(fmaf(f[7], L2E, -Ml)));
                 if (ST)
                     __stcs(yr + q, o); // st.global.cs, as ROW's stores of y
                 else

@@ -770,6 +770,39 @@ static void test_few_rows_plan(hipsoftmax_handle h)
     }
 }
 
+/* SPLIT's held kernels for the plain forward of decode rows (plan.c's split_consider, prefer_held): rows
+ * of 131072 columns or more that the held kernel holds whole in one round (every row's group resident
+ * at once) take it on 32-lane targets, where the staged kernel's larger grid took them before; rows
+ * whose groups do not fit one round (fp32 64 x 131072) keep the staged kernel. Checked on sm_90, whose
+ * SM count the cases are sized for (the H200 measured); elsewhere the plans need only succeed. */
+static void test_decode_held_plan(hipsoftmax_handle h, int warp)
+{
+    char target[32] = "";
+    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
+    const int check = warp == 32 && strcmp(target, "sm_90") == 0;
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int held; /* 1: a held kernel (32-lane targets), 0: not one */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 8, 262144, 1},   {HIPSOFTMAX_DTYPE_F32, 4, 262144, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 16, 131072, 1},  {HIPSOFTMAX_DTYPE_F32, 32, 131072, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 1, 524288, 1},   {HIPSOFTMAX_DTYPE_BF16, 8, 262144, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 64, 128256, 1}, {HIPSOFTMAX_DTYPE_F32, 64, 131072, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        const int held = info.family == HIPSOFTMAX_FAMILY_SPLIT && strstr(info.kernel, "_held") != NULL;
+        if (check && held != cases[i].held) {
+            fprintf(stderr, "decode %lldx%lld (dtype %d): %s, grid %d, %d a row; want %s\n", cases[i].rows,
+                    cases[i].cols, (int)cases[i].dt, info.kernel, info.grid, info.blocks_per_row,
+                    cases[i].held ? "a held kernel" : "another kernel");
+            failures++;
+        }
+    }
+}
+
 /* ROW's _shift twins for a plain forward whose x rows lie at other offsets from 16 bytes than its y
  * rows (x stride cols + 1, y dense; plan.c's plan_peeled): fp32 rows of 10000 columns or more on any
  * number of rows, the twin being as resident as the peeled kernel on every target (their registers:
@@ -1218,6 +1251,7 @@ int main(void)
         test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_alone_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        test_decode_held_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_sub_pack_plan(h);
         test_block_a_row_plan(h);
         test_warp_once_grid(h);

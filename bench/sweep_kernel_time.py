@@ -10,10 +10,10 @@ problem returns NOT_SUPPORTED and is left out. Two rounds, 60 launches each afte
 before bench/results/h200-2026-11-30-rotated.md); the median of the rounds' medians. Correctness is the tests' (every kernel
 forced on every shape it serves).
 
-Usage: python3 bench/sweep_kernel_time.py [--only REGEX] LIB DTYPE:MxN[sS]:OP ...   (OP softmax, log, bwd;
+Usage: python3 bench/sweep_kernel_time.py [--only REGEX] [--no-anchor] LIB DTYPE:MxN[sS]:OP ...   (OP softmax, log, bwd;
 DTYPE fp32, bf16, fp16; sS: the forward's x and y rows S elements apart, each tensor allocated to its last row's
 end; torch.compile then runs the dense M x N; --only: the kernels whose names REGEX finds, beside the plan and
-torch.compile)
+torch.compile; --no-anchor: without torch.compile, as where one command sweeps two builds of the library)
 """
 import ctypes
 import os
@@ -62,6 +62,9 @@ def main():
     only = None
     if args[:1] == ["--only"]:
         only, args = re.compile(args[1]), args[2:]
+    anchor = args[:1] != ["--no-anchor"]
+    if not anchor:
+        args = args[1:]
     h = HipSoftmax(args[0])
     h.lib.hipsoftmax_set_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     h.lib.hipsoftmax_get_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
@@ -104,9 +107,10 @@ def main():
                 prov[k] = in_turn(lambda *st, k=k: forced(k, *st), sets)
             except RuntimeError:  # NOT_SUPPORTED: the kernel cannot serve the problem
                 pass
-        static = for_shape(OPS[op])
-        prov["torch.compile"] = in_turn((lambda x, y, dy, yv: static(yv, dy)) if op == "bwd" else
-                                        (lambda x, y, dy, yv: static(x if not stride else yv)), sets)
+        if anchor:
+            static = for_shape(OPS[op])
+            prov["torch.compile"] = in_turn((lambda x, y, dy, yv: static(yv, dy)) if op == "bwd" else
+                                            (lambda x, y, dy, yv: static(x if not stride else yv)), sets)
         res = rounds(prov, 2)
         print(f"### {d} {op} {m}x{n}" + (f" stride {stride}" if stride else "") +
               "\n\n| provider | us | kernel |\n|---|---:|---|")

@@ -625,13 +625,22 @@ __device__ __forceinline__ void hsm_warp_packed_bwd_body(const hsm_args a)
         BODY<T, VEC, C>(a);                                                                           \
     }
 #define HSM_WARP_KERNEL(NAME, T, VEC, C, BODY) HSM_WARP_KERNEL_B(NAME, T, VEC, C, BODY, HSM_WARP_BOUNDS)
-/* fp32's plain forward and log-softmax of up to 16 values a lane (_v1, _v2, _v4, _s1 to _s8) held to
- * 32 registers, so that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound). The
+/* The plain forward's and log-softmax's kernels of up to 16 values a lane held to 32 registers, so
+ * that 16 blocks of 128 threads fit a SM (NVIDIA; CDNA keeps the block bound): fp32's _v1, _v2, _v4,
+ * _s1 to _s8 (BS, B12, B4); 16-bit's _v1, _v2 (B12), _h1 to _h4, _q2 to _q8. Not 16-bit's _v4 (B4),
+ * _h8, _q16, 32 values a lane, left at 47-64 (held to 40 they spilled 48-176 bytes), nor its scalar
+ * ones (BS): _s8, 34, held to 32 ran fp16 65536 x 77 rows 78 apart 1.07x, 120 rows 121 apart 0.90x
+ * (H200, same run; bench/results/h200-2026-12-01-short16-lanes.md). fp32: the
  * compiler gave _v2 33: 12 blocks a SM, so 16384 x 128 (2048 blocks of 8 rows) ran in two waves
  * where cuDNN's kernel of the same layout, 32 registers, ran in one (H200, Nsight Compute: 6.14 us
  * against 5.89-6.18, 50% of the warps active against 62%). Capped: 5.89 us against 6.27 (kernel time,
  * same command; bench/results/h200-2026-11-29-warp-f32-regs.md), no spills. _v4 fits since
- * hsm_warp_rows has no loop over rows (43 registers before). */
+ * hsm_warp_rows has no loop over rows (43 registers before). 16-bit: fp16's _v2 took 40, _h4 39-40,
+ * _q8 39 (twelve blocks); capped, no spills, each forced against the library before (H200, kernel
+ * time, same run; bench/results/h200-2026-12-01-short16-lanes.md): fp16 65536 x 80 on _v2 8.10 ->
+ * 7.51 us, 262144 x 320 90.62 -> 83.54, 8192 x 320 4.86 -> 4.35; 65536 x 302 on _q8 24.22 -> 22.70,
+ * bf16 65536 x 258 23.45 -> 22.06; fp16 16384 x 180 on _h4 5.42 -> 4.93; and two packs a lane now
+ * run ahead of four on tensors of up to 32 MB (plan.c's fewer_lanes). */
 #define HSM_WARP_SMALL_BOUNDS HSM_KERNEL_REG_CAP(HSM_WARP_BLOCK, 32)
 
 /* The launch of hsm_warp_rows' kernels, which serve one row a group and do not loop: grid x groups
@@ -668,12 +677,13 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
 
 /* The vector kernels of one body, _v1 to _v8 (1 to 8 accesses of 16 bytes a lane), suffix KS: each
  * set's vector half, and the _log and _peel sets, which have no scalar half. */
-#define HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B12)                                                \
+#define HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B12, B4)                                            \
     HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v1##KS, T, VEC, VEC, BODY, B12)                                \
     HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v2##KS, T, VEC, 2 * VEC, BODY, B12)                            \
-    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY, B12)                            \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_v4##KS, T, VEC, 4 * VEC, BODY, B4)                             \
     HSM_WARP_KERNEL(hsm_warp_##SFX##_v8##KS, T, VEC, 8 * VEC, BODY)
-#define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY) HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, HSM_WARP_BOUNDS)
+#define HSM_WARP_VEC_SET(SFX, KS, T, VEC, BODY)                                                       \
+    HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, HSM_WARP_BOUNDS, HSM_WARP_BOUNDS)
 #define HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, PEEL)                                             \
     HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v1##KS, KOP, DT, VEC, VEC, PEEL),                               \
         HSM_WARP_ENTRY_P(hsm_warp_##SFX##_v2##KS, KOP, DT, VEC, 2 * VEC, PEEL),                       \
@@ -698,15 +708,15 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
 /* Elements per lane: the vector paths hold 1 to 8 accesses of 16 bytes, the scalar paths 1 to 32
  * elements; 32 fp32 values per lane is where register use starts to cost occupancy. One set per body:
  * plain (no suffix), forward with options (_fwd), backward (_bwd). */
-#define HSM_WARP_SET(SFX, KS, T, VEC, BODY, B)                                                        \
-    HSM_WARP_SCALAR_SET(SFX, KS, T, BODY, B)                                                          \
-    HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B)
+#define HSM_WARP_SET(SFX, KS, T, VEC, BODY, BS, B12, B4)                                              \
+    HSM_WARP_SCALAR_SET(SFX, KS, T, BODY, BS)                                                         \
+    HSM_WARP_VEC_SET_B(SFX, KS, T, VEC, BODY, B12, B4)
 #define HSM_WARP_SET_ENTRIES(SFX, KS, KOP, DT, VEC)                                                   \
     HSM_WARP_SCALAR_ENTRIES(SFX, KS, KOP, DT), HSM_WARP_VEC_ENTRIES(SFX, KS, KOP, DT, VEC, 0)
-#define HSM_WARP_ALL(SFX, T, VEC, B)                                                                  \
-    HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body, B)                                                     \
-    HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body, HSM_WARP_BOUNDS)                               \
-    HSM_WARP_SET(SFX, _bwd, T, VEC, hsm_warp_bwd_body, HSM_WARP_BOUNDS)
+#define HSM_WARP_ALL(SFX, T, VEC, BS, B12, B4)                                                        \
+    HSM_WARP_SET(SFX, , T, VEC, hsm_warp_body, BS, B12, B4)                                           \
+    HSM_WARP_SET(SFX, _fwd, T, VEC, hsm_warp_fwd_body, HSM_WARP_BOUNDS, HSM_WARP_BOUNDS, HSM_WARP_BOUNDS) \
+    HSM_WARP_SET(SFX, _bwd, T, VEC, hsm_warp_bwd_body, HSM_WARP_BOUNDS, HSM_WARP_BOUNDS, HSM_WARP_BOUNDS)
 #define HSM_WARP_ALL_ENTRIES(SFX, DT, VEC)                                                            \
     HSM_WARP_SET_ENTRIES(SFX, , HSM_KOP_PLAIN, DT, VEC), HSM_WARP_SET_ENTRIES(SFX, _fwd, HSM_KOP_FWD, DT, VEC), \
         HSM_WARP_SET_ENTRIES(SFX, _bwd, HSM_KOP_BWD, DT, VEC)
@@ -714,7 +724,7 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
 /* The plain log-softmax (kop HSM_KOP_LOG, hsm_warp_body's LOG), _log: the plain forward's scalar and
  * vector kernels with log-softmax for their output, for the rows the forward with options would give
  * WARP (as ROW's _log kernels, plan.c's hsm_plan_get): the scalar ones rows off 16 bytes. */
-#define HSM_WARP_LOG_SET(SFX, T, VEC, B) HSM_WARP_SET(SFX, _log, T, VEC, hsm_warp_log_body, B)
+#define HSM_WARP_LOG_SET(SFX, T, VEC, BS, B12, B4) HSM_WARP_SET(SFX, _log, T, VEC, hsm_warp_log_body, BS, B12, B4)
 #define HSM_WARP_LOG_ENTRIES(SFX, DT, VEC) HSM_WARP_SET_ENTRIES(SFX, _log, HSM_KOP_LOG, DT, VEC)
 
 /* The plain forward's vector kernels peeled (hsm_warp_peel_body), _peel: 1 to 8 accesses a lane. */
@@ -732,10 +742,10 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
  * packs of 4 bytes, _q<N> and _q<N>_log (C = 2 N): fp16 65536 x 302 27.3 us on _q8 against 33.8 on
  * the staged kernel (bench/results/h200-2026-11-30-quad.md). */
 #define HSM_WARP_SUB_SET(SFX, KS, T, BODY, L, VEC, N1, N2, N3, N4)                                   \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N1##KS, T, VEC, N1 * VEC, BODY)                            \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N2##KS, T, VEC, N2 * VEC, BODY)                            \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N3##KS, T, VEC, N3 * VEC, BODY)                            \
-    HSM_WARP_KERNEL(hsm_warp_##SFX##_##L##N4##KS, T, VEC, N4 * VEC, BODY)
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_##L##N1##KS, T, VEC, N1 * VEC, BODY, HSM_WARP_SMALL_BOUNDS)   \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_##L##N2##KS, T, VEC, N2 * VEC, BODY, HSM_WARP_SMALL_BOUNDS)   \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_##L##N3##KS, T, VEC, N3 * VEC, BODY, HSM_WARP_SMALL_BOUNDS)   \
+    HSM_WARP_KERNEL_B(hsm_warp_##SFX##_##L##N4##KS, T, VEC, N4 * VEC, BODY, HSM_WARP_BOUNDS)
 #define HSM_WARP_SUB_ENTRIES(SFX, KS, KOP, DT, L, VEC, N1, N2, N3, N4)                                \
     HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N1##KS, KOP, DT, VEC, N1 * VEC),                            \
         HSM_WARP_ENTRY(hsm_warp_##SFX##_##L##N2##KS, KOP, DT, VEC, N2 * VEC),                        \
@@ -807,12 +817,12 @@ static int hsm_launch_warp_rows(const hsm_kernel *k, const hsm_launch *a)
 #define HSM_WARP_PACKED_BWD_ENTRY(NAME, DT, VEC, C)                                                   \
     {#NAME, (const void *)NAME, HSM_FAMILY_WARP, HSM_KOP_BWD, DT, VEC, C, HSM_WARP_BLOCK, hsm_launch_plain, 0, 0, HSM_WARP_SIZE, 0}
 
-HSM_WARP_ALL(f32, float, 4, HSM_WARP_SMALL_BOUNDS)
-HSM_WARP_ALL(f16, hsm_f16, 8, HSM_WARP_BOUNDS)
-HSM_WARP_ALL(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
-HSM_WARP_LOG_SET(f32, float, 4, HSM_WARP_SMALL_BOUNDS)
-HSM_WARP_LOG_SET(f16, hsm_f16, 8, HSM_WARP_BOUNDS)
-HSM_WARP_LOG_SET(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS)
+HSM_WARP_ALL(f32, float, 4, HSM_WARP_SMALL_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_SMALL_BOUNDS)
+HSM_WARP_ALL(f16, hsm_f16, 8, HSM_WARP_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_BOUNDS)
+HSM_WARP_ALL(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_BOUNDS)
+HSM_WARP_LOG_SET(f32, float, 4, HSM_WARP_SMALL_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_SMALL_BOUNDS)
+HSM_WARP_LOG_SET(f16, hsm_f16, 8, HSM_WARP_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_BOUNDS)
+HSM_WARP_LOG_SET(bf16, hsm_bf16, 8, HSM_WARP_BOUNDS, HSM_WARP_SMALL_BOUNDS, HSM_WARP_BOUNDS)
 HSM_WARP_PEEL_SET(f32, float, 4)
 HSM_WARP_PEEL_SET(f16, hsm_f16, 8)
 HSM_WARP_PEEL_SET(bf16, hsm_bf16, 8)

@@ -245,6 +245,15 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   of four. H200, kernel time of each kernel forced (bench/results/h200-2026-11-29-warp-lanes16.md):
  *   fp16 65536 x 80 10.08 us on 16 lanes of one pack, 9.15 on 8 of two, 8.24 on 4 of four; 262144 x
  *   136 64.4, 48.5, 44.2; 65536 x 128 11.39, 10.56 (four packs 11.31); 65536 x 256 20.48, 18.61.
+ *   Since the two-pack kernels are held to 32 registers (16 blocks a SM; fp16's took 40, twelve
+ *   blocks, where four packs take 48, ten), two packs run ahead on tensors of up to
+ *   HSM_WARP_TWO_PACKS_MAX_BYTES, four past them (H200, each forced, kernel time, same run;
+ *   bench/results/h200-2026-12-01-short16-lanes.md): fp16 65536 x 80 7.51 us on two, 7.91 on four,
+ *   bf16 7.66 and 7.95, bf16 65536 x 136 12.50 and 12.98, fp16 65536 x 192 14.34 and 14.54, 8192 x
+ *   320 4.35 and 4.59, log-softmax fp16 65536 x 80 7.68 and 7.94; past 32 MB fp16 262144 x 80 24.74
+ *   and 23.47, 65536 x 320 22.49 and 22.29, 262144 x 320 83.54 and 81.51 (262144 x 136, 39.69 and
+ *   40.56, is the exception). 64-lane targets, where no register cap applies, keep the step (not
+ *   measured: no AMD GPU here).
  *   Fewer rows do not fill the GPU so: 4096 x 128 2.27 us on 16 lanes, 2.43 on 8. Of the rows it
  *   moves, bf16 log-softmax at 16384 rows lost (0.95-0.98x). 64 columns (8 lanes of one pack) stay:
  *   on 4 lanes of two they ran 0.96-1.00x on 8192-65536 rows (1.10-1.14x on 131072-262144).
@@ -280,6 +289,7 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   23.33; fp16 65536 x 77 13.92, 13.58, but 262144 x 77 49.61, 51.52. Four packs lost on 16-bit
  *   rows (fp16 65536 x 77 14.53). */
 #define HSM_WARP_FEWER_LANES_WARPS 16
+#define HSM_WARP_TWO_PACKS_MAX_BYTES ((int64_t)32 << 20)
 /* Whether rows on half a warp each still give every SM/CU HSM_WARP_FEWER_LANES_WARPS warps: where
  * they do, 16-bit scalar kernels of the plain forward and log-softmax take 8 values a lane
  * (fewer_lanes), and 16-bit rows of HSM_WARP_PEEL16_MAX_COLS columns or more those rather than the
@@ -308,8 +318,12 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
         return 0;
     if (lane_bytes <= 16) /* past 256 columns only a 64-lane wave's one pack a lane: unmeasured, left */
         return w >= 16 && cols <= HSM_WARP_TWO_ROW_COLS;
-    /* fewer lane passes a row */
-    return is_plain_kop(q->kop) && !q->peel && half * ceil_div(packs, half) < w * ceil_div(packs, w);
+    /* fewer lane passes a row; on 32-lane targets (two packs held to 32 registers) only on tensors
+     * past HSM_WARP_TWO_PACKS_MAX_BYTES */
+    const int two_packs_held =
+        h->dev.warp_size == 32 && rows * cols * elem_bytes(q->dt) <= HSM_WARP_TWO_PACKS_MAX_BYTES;
+    return is_plain_kop(q->kop) && !two_packs_held && !q->peel &&
+           half * ceil_div(packs, half) < w * ceil_div(packs, w);
 }
 
 static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,

@@ -577,8 +577,9 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
 /* WARP's 16-bit rows of at most 256 columns on 16 bytes where rows are many enough (262144: past
  * plan.c's fewer_lanes bound on every target): two packs a lane where one pack would take 16 lanes or
  * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
- * columns, not 128), on the forward with options and the backward no more than two; 64 columns (8
- * lanes of one) and few rows as before. fp32's forward with options and backward likewise (a pack of
+ * columns, not 128; 320, not 448) on tensors past 32 MB, or on 64-lane targets, the forward with
+ * options and the backward no more than two; 64 columns (8 lanes of one) and few rows as before.
+ * fp32's forward with options and backward likewise (a pack of
  * four: 128 columns on 16 lanes of two, not 256 on 16 of four); its plain forward keeps its own rule
  * (test_two_rows_plan). The peeled kernels (rows off 16 bytes at x's and y's same offsets: every
  * stride cols + pad) the first step, every dtype; 16-bit rows of 64 columns or more on rows many
@@ -598,6 +599,7 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 80, 1, 0, 0, "v4_log", 4, 0, NULL, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 128, 0, 0, 0, "v2", 8, 0, NULL, 0},
                  {HIPSOFTMAX_DTYPE_F16, 262144, 192, 0, 0, 0, "v4", 8, 0, NULL, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 262144, 192, 1, 0, 0, "v4_log", 8, 0, NULL, 0},
                  {HIPSOFTMAX_DTYPE_F16, 262144, 256, 1, 0, 0, "v2_log", 16, 0, NULL, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 64, 0, 0, 0, "v1", 8, 0, NULL, 0},
                  {HIPSOFTMAX_DTYPE_F16, 1024, 128, 0, 0, 0, "v1", 16, 0, NULL, 0},
@@ -625,6 +627,10 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 262144, 320, 0, 0, 0, "v4", 16, 0, "v1", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 262144, 384, 1, 0, 0, "v4_log", 16, 0, "v1_log", 64},
                  {HIPSOFTMAX_DTYPE_F16, 262144, 448, 0, 0, 0, "v2", 32, 0, "v1", 64},
+                 /* tensors of up to 32 MB: two packs on 32-lane targets (held to 32 registers) */
+                 {HIPSOFTMAX_DTYPE_F16, 131072, 80, 0, 0, 0, "v2", 8, 0, "v4", 4},
+                 {HIPSOFTMAX_DTYPE_BF16, 131072, 80, 1, 0, 0, "v2_log", 8, 0, "v4_log", 4},
+                 {HIPSOFTMAX_DTYPE_F16, 8192, 320, 0, 0, 0, "v2", 32, 0, "v1", 64},
                  /* 16-bit rows on 8 bytes, not 16 (the _h kernels): half the warp where a row would
                   * take it all and the rows fill every SM/CU, dense or padded to 8 bytes */
                  {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 0, "h4", 32},

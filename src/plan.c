@@ -65,6 +65,7 @@
 #define HSM_WARP_PEEL16_MAX_COLS 64      /* plan_peeled: WARP's 16-bit peeled twins, rows of fewer columns */
 #define HSM_WARP_HALF_MIN_COLS 64        /* plan_get: WARP's _h kernels, rows of more columns */
 #define HSM_WARP_QUAD_MIN_COLS 256       /* plan_get: WARP's _q kernels, rows of more columns */
+#define HSM_WARP_QUAD_SHORT_MIN_COLS 64  /* quad_short_rows: and of more columns than this */
 #define HSM_WARP_SCALAR_BYTES (4 << 20)  /* scalar_rows */
 #define HSM_WARP_MAX_GRID ((int64_t)1 << 24) /* plan_warp: 2^24 blocks of 128 threads */
 /* WARP's kernels that do not loop over rows (hsm_warp_once): 2^20 blocks a launch, further launches
@@ -298,6 +299,21 @@ static int scalar16_fewer(const struct hipsoftmax_context *h, int64_t rows)
 {
     return rows * (h->dev.warp_size / 2) >= (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size;
 }
+/* Whether WARP's _q kernels (16-bit rows on 4 bytes) take rows of HSM_WARP_QUAD_SHORT_MIN_COLS to
+ * HSM_WARP_QUAD_MIN_COLS columns (plan_get's sub_rows, dense rows only), each on half the lanes that
+ * would hold it in the fewest (fewer_lanes): where the rows still give every SM 16 warps on half a warp
+ * each (scalar16_fewer), 32-lane targets only. Such rows took the staged kernels: fp16 65536 x 98 on
+ * `_flat_w8` 11.31 us, on `_q4` (16 lanes of four packs) 9.50, on `_q2` (32 of two) 12.74 (H200, each
+ * forced). Against the library before (H200, kernel time, same run; both in
+ * bench/results/h200-2026-12-01-short16-lanes.md): fp16 65536 x 66 1.274x, 98 1.196x (log-softmax
+ * 1.180x), bf16 130 1.566x, fp16 162 1.500x, 194 1.351x, bf16 226 1.246x, fp16 254 1.207x, where
+ * torch.compile's kernel had run 130 and 162 columns 1.09x and 1.15x as fast as the staged one; now
+ * 1.29-2.03x torch.compile's speed. Not measured on padded rows, which keep their kernels (dense only). */
+static int quad_short_rows(const struct hipsoftmax_context *h, int64_t rows, int64_t cols)
+{
+    return h->dev.warp_size == 32 && cols > HSM_WARP_QUAD_SHORT_MIN_COLS && cols <= HSM_WARP_QUAD_MIN_COLS &&
+           scalar16_fewer(h, rows);
+}
 static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel_state *s, int w,
                        int64_t rows, int64_t cols)
 {
@@ -311,8 +327,9 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     const int64_t packs = cols / vec, half = w / 2;
     if (q->dt != HSM_F32 && vec == 1 && is_plain_kop(q->kop))
         return w == h->dev.warp_size && c < 8 && scalar16_fewer(h, rows);
-    if (vec > 1 && vec * elem_bytes(q->dt) < 16) /* the _h kernels (packs of 8 bytes); not the _q (4) */
-        return vec * elem_bytes(q->dt) == 8 && w == h->dev.warp_size && scalar16_fewer(h, rows);
+    if (vec > 1 && vec * elem_bytes(q->dt) < 16) /* the _h kernels (packs of 8 bytes); the _q (4) on short rows */
+        return (vec * elem_bytes(q->dt) == 8 || quad_short_rows(h, rows, cols)) && w == h->dev.warp_size &&
+               scalar16_fewer(h, rows);
     if (vec == 1 || lane_bytes > 32 || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;
@@ -1617,7 +1634,9 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
      * kernel. The _q kernels the same way, for rows of more than HSM_WARP_QUAD_MIN_COLS: fp16 65536 x
      * 302 1.236x, its log-softmax 1.295x, 65536 x 258 1.214x, 65536 x 510 1.179x, bf16 262144 x 422
      * 1.098x, x and y rows 306 apart 1.263x (bench/results/h200-2026-11-30-quad.md); fp16 65536 x 98
-     * and x 66 ran 0.971x and 0.978x (on 16 lanes of four packs). */
+     * and x 66 ran 0.971x and 0.978x (on 16 lanes of four packs) then, when WARP's kernels looped over
+     * rows; without the loop, 1.196x and 1.274x: dense rows of 65-256 columns take them too where
+     * quad_short_rows says. */
     const int sub = plain_kop && !channel ? sub_pack_bytes(call) : 0;
     const int forced_sub = forced_k != NULL && forced_k->family == HSM_FAMILY_WARP && es == 2 &&
                                    forced_k->vec > 1 && forced_k->vec < v
@@ -1626,7 +1645,8 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     /* The packs' bytes the plan tries first (the key's `sub`), or 0. */
     const int sub_rows = forced_k != NULL ? (forced_sub != 0 && sub >= forced_sub ? forced_sub : 0)
                          : sub != 0 && vec16 == 1 &&
-                                 p->cols > (sub == 8 ? HSM_WARP_HALF_MIN_COLS : HSM_WARP_QUAD_MIN_COLS) &&
+                                 (p->cols > (sub == 8 ? HSM_WARP_HALF_MIN_COLS : HSM_WARP_QUAD_MIN_COLS) ||
+                                  (sub == 4 && dense && quad_short_rows(h, p->rows, p->cols))) &&
                                  p->cols <= HSM_WARP_MAX_COLS &&
                                  (h->forced == HIPSOFTMAX_FAMILY_AUTO || h->forced == HIPSOFTMAX_FAMILY_WARP)
                              ? sub

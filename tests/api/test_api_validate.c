@@ -639,7 +639,12 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 1024, 300, 0, 0, 0, "h4", 32, 0, "h2", 64},
                  /* on 4 bytes, not 8 (the _q kernels): as few lanes as hold the row */
                  {HIPSOFTMAX_DTYPE_F16, 262144, 302, 0, 0, 0, "q8", 32, 0, "q4", 64},
-                 {HIPSOFTMAX_DTYPE_BF16, 262144, 302, 1, 0, 0, "q8_log", 32, 2, "q4_log", 64}};
+                 {HIPSOFTMAX_DTYPE_BF16, 262144, 302, 1, 0, 0, "q8_log", 32, 2, "q4_log", 64},
+                 /* dense such rows of 65-256 columns: on half the lanes that would hold them, where
+                  * the rows fill every SM (32-lane targets; 64-lane ones keep the staged kernels) */
+                 {HIPSOFTMAX_DTYPE_F16, 65536, 98, 0, 0, 0, "q4", 16, 0, "flat_w8", 8},
+                 {HIPSOFTMAX_DTYPE_BF16, 65536, 98, 1, 0, 0, "q4_log", 16, 0, "flat_w8_log", 8},
+                 {HIPSOFTMAX_DTYPE_F16, 65536, 130, 0, 0, 0, "q8", 16, 0, "flat_w16", 16}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -677,21 +682,24 @@ static int sub_kernel(const char *k)
 
 /* WARP's _h and _q kernels (plan.c's sub_pack_bytes) take only the plain forward's and log-softmax's
  * 16-bit rows that lie whole in packs of 8 (or else 4) bytes and not all in 16, of 65-512 (_q:
- * 257-512) columns; a forced one any rows its packs allow, and no others. */
-static void test_sub_pack_plan(hipsoftmax_handle h)
+ * 257-512, and on 32-lane targets dense rows of 65-256 too where they fill the GPU: 65536 rows do)
+ * columns; a forced one any rows its packs allow, and no others. */
+static void test_sub_pack_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         hipsoftmax_dtype dt;
         long long cols, stride;
         int scaled, want; /* want: the packs' bytes of the _h or _q kernel expected, or 0 */
-    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 300, 300, 0, 8},  {HIPSOFTMAX_DTYPE_BF16, 508, 512, 0, 8},
-                 {HIPSOFTMAX_DTYPE_F16, 68, 68, 0, 8},    {HIPSOFTMAX_DTYPE_F16, 300, 301, 0, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 304, 304, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 60, 60, 0, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 516, 516, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 300, 300, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 300, 300, 1, 0}, {HIPSOFTMAX_DTYPE_F16, 302, 302, 0, 4},
-                 {HIPSOFTMAX_DTYPE_BF16, 258, 258, 0, 4}, {HIPSOFTMAX_DTYPE_F16, 300, 302, 0, 4},
-                 {HIPSOFTMAX_DTYPE_F16, 302, 303, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 62, 62, 0, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 254, 254, 0, 0}};
+        int want32;       /* on 32-lane targets where it differs, else 0 */
+    } cases[] = {{HIPSOFTMAX_DTYPE_F16, 300, 300, 0, 8, 0},  {HIPSOFTMAX_DTYPE_BF16, 508, 512, 0, 8, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 68, 68, 0, 8, 0},    {HIPSOFTMAX_DTYPE_F16, 300, 301, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 304, 304, 0, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 60, 60, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 516, 516, 0, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 300, 300, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 300, 300, 1, 0, 0}, {HIPSOFTMAX_DTYPE_F16, 302, 302, 0, 4, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 258, 258, 0, 4, 0}, {HIPSOFTMAX_DTYPE_F16, 300, 302, 0, 4, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 302, 303, 0, 0, 0},  {HIPSOFTMAX_DTYPE_F16, 62, 62, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F16, 254, 254, 0, 0, 4},
+                 {HIPSOFTMAX_DTYPE_F16, 66, 66, 0, 0, 4}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
@@ -700,7 +708,8 @@ static void test_sub_pack_plan(hipsoftmax_handle h)
         if (cases[i].scaled)
             p.scale = 0.5f;
         EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-        if (sub_kernel(info.kernel) != cases[i].want) {
+        const int want = warp == 32 && cases[i].want32 != 0 ? cases[i].want32 : cases[i].want;
+        if (sub_kernel(info.kernel) != want) {
             fprintf(stderr, "65536x%lld stride %lld (dtype %d, scaled %d): %s\n", cases[i].cols, cases[i].stride,
                     (int)cases[i].dt, cases[i].scaled, info.kernel);
             failures++;
@@ -1258,7 +1267,7 @@ int main(void)
         test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_row_alone_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_decode_held_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_sub_pack_plan(h);
+        test_sub_pack_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
         test_block_a_row_plan(h);
         test_warp_once_grid(h);
         test_shift_plan(h);

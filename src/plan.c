@@ -290,7 +290,7 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   23.33; fp16 65536 x 77 13.92, 13.58, but 262144 x 77 49.61, 51.52. Four packs lost on 16-bit
  *   rows (fp16 65536 x 77 14.53). */
 #define HSM_WARP_FEWER_LANES_WARPS 16
-#define HSM_WARP_TWO_PACKS_MAX_BYTES ((int64_t)32 << 20)
+#define HSM_WARP_TWO_PACKS_MAX_BYTES ((int64_t)32 << 20) /* fewer_lanes: two packs, not four, up to this */
 /* Whether rows on half a warp each still give every SM/CU HSM_WARP_FEWER_LANES_WARPS warps: where
  * they do, 16-bit scalar kernels of the plain forward and log-softmax take 8 values a lane
  * (fewer_lanes), and 16-bit rows of HSM_WARP_PEEL16_MAX_COLS columns or more those rather than the

@@ -579,9 +579,8 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
  * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
  * columns, not 128; 320, not 448) on tensors past 32 MB, or on 64-lane targets, the forward with
  * options and the backward no more than two; 64 columns (8 lanes of one) and few rows as before.
- * fp32's forward with options and backward likewise (a pack of
- * four: 128 columns on 16 lanes of two, not 256 on 16 of four); its plain forward keeps its own rule
- * (test_two_rows_plan). The peeled kernels (rows off 16 bytes at x's and y's same offsets: every
+ * fp32's forward with options and backward likewise (a pack of four: 128 columns on 16 lanes of two,
+ * not 256 on 16 of four); its plain forward keeps its own rule (test_two_rows_plan). The peeled kernels (rows off 16 bytes at x's and y's same offsets: every
  * stride cols + pad) the first step, every dtype; 16-bit rows of 64 columns or more on rows many
  * enough (plan.c's scalar16_fewer) take the scalar kernels instead, which there pass over the whole
  * warp to 8 values a lane (the plain forward and log-softmax; 2048 rows keep 32 lanes). */

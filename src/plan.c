@@ -328,8 +328,8 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     if (q->dt != HSM_F32 && vec == 1 && is_plain_kop(q->kop))
         return w == h->dev.warp_size && c < 8 && scalar16_fewer(h, rows);
     if (vec > 1 && vec * elem_bytes(q->dt) < 16) /* the _h kernels (packs of 8 bytes); the _q (4) on short rows */
-        return (vec * elem_bytes(q->dt) == 8 || quad_short_rows(h, rows, cols)) && w == h->dev.warp_size &&
-               scalar16_fewer(h, rows);
+        return w == h->dev.warp_size &&
+               (vec * elem_bytes(q->dt) == 8 ? scalar16_fewer(h, rows) : quad_short_rows(h, rows, cols));
     if (vec == 1 || lane_bytes > 32 || half == 0 ||
         rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
         return 0;

@@ -1258,15 +1258,16 @@ int main(void)
         test_stats_plan(h);
         test_log_plan(h);
         test_few_rows_plan(h);
-        test_two_rows_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_row_warp_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_warp_f32_wide_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_row_packed_bwd_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_fewer_lanes_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_row_alone_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_decode_held_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
-        test_sub_pack_plan(h, strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64);
+        const int warp = strncmp(targets[i], "sm_", 3) == 0 ? 32 : 64; /* the target's lanes */
+        test_two_rows_plan(h, warp);
+        test_row_warp_plan(h, warp);
+        test_warp_f32_wide_plan(h, warp);
+        test_packed_bwd_plan(h, warp);
+        test_row_packed_bwd_plan(h, warp);
+        test_fewer_lanes_plan(h, warp);
+        test_row_alone_plan(h, warp);
+        test_decode_held_plan(h, warp);
+        test_sub_pack_plan(h, warp);
         test_block_a_row_plan(h);
         test_warp_once_grid(h);
         test_shift_plan(h);

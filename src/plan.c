@@ -290,6 +290,17 @@ static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM
  *   23.33; fp16 65536 x 77 13.92, 13.58, but 262144 x 77 49.61, 51.52. Four packs lost on 16-bit
  *   rows (fp16 65536 x 77 14.53). */
 #define HSM_WARP_FEWER_LANES_WARPS 16
+/* The first step for 16-bit rows on 16 bytes of 129-256 columns (one pack a lane on a 32-lane warp,
+ * two on half of it), the plain forward and log-softmax: on rows that give every SM this many warps on
+ * half a warp each, fewer than HSM_WARP_FEWER_LANES_WARPS. H200, each forced (bench/results/
+ * h200-2026-12-01-short16-rows.md, command 1): fp16 4096 x 256 2.83 us on 16 lanes of two packs, 2.91
+ * on 32 of one; 4096 x 192 2.53, 2.62; 3072 x 192 2.30, 2.39; log-softmax 4096 x 256 2.84, 2.93; bf16
+ * 4096 x 256 2.83, 2.88; 3072 x 256 2.54, 2.51 (the one loss); at 2048 rows (8 warps a SM) level or
+ * behind (bf16 2048 x 256 2.22, 2.19); at 80-128 columns (16 lanes of one pack, 8 of two) one pack
+ * ran ahead on every row count to 4096 (fp16 4096 x 128 2.24, 2.34), which the bound above keeps.
+ * Against the library before (same file, commands 2 and 4): 1.017-1.041x at 3072-4096 x 192-256 (fp16
+ * 4096 x 256 2.88 -> 2.78 us, 94% of a same-size copy), 3072 x 256 1.000x. */
+#define HSM_WARP_HALF_ONE_PACK_WARPS 10
 #define HSM_WARP_TWO_PACKS_MAX_BYTES ((int64_t)32 << 20) /* fewer_lanes: two packs, not four, up to this */
 /* Whether rows on half a warp each still give every SM/CU HSM_WARP_FEWER_LANES_WARPS warps: where
  * they do, 16-bit scalar kernels of the plain forward and log-softmax take 8 values a lane
@@ -330,8 +341,9 @@ static int fewer_lanes(const struct hipsoftmax_context *h, const hsm_req *q, con
     if (vec > 1 && vec * elem_bytes(q->dt) < 16) /* the _h kernels (packs of 8 bytes); the _q (4) on short rows */
         return w == h->dev.warp_size &&
                (vec * elem_bytes(q->dt) == 8 ? scalar16_fewer(h, rows) : quad_short_rows(h, rows, cols));
-    if (vec == 1 || lane_bytes > 32 || half == 0 ||
-        rows * half < (int64_t)HSM_WARP_FEWER_LANES_WARPS * h->dev.num_cus * h->dev.warp_size)
+    const int one_pack16 = plain16 && lane_bytes <= 16 && w == 32 && h->dev.warp_size == 32;
+    const int64_t warps = one_pack16 ? HSM_WARP_HALF_ONE_PACK_WARPS : HSM_WARP_FEWER_LANES_WARPS;
+    if (vec == 1 || lane_bytes > 32 || half == 0 || rows * half < warps * h->dev.num_cus * h->dev.warp_size)
         return 0;
     if (lane_bytes <= 16) /* past 256 columns only a 64-lane wave's one pack a lane: unmeasured, left */
         return w >= 16 && cols <= HSM_WARP_TWO_ROW_COLS;

@@ -630,6 +630,11 @@ static void test_fewer_lanes_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 131072, 80, 0, 0, 0, "v2", 8, 0, "v4", 4},
                  {HIPSOFTMAX_DTYPE_BF16, 131072, 80, 1, 0, 0, "v2_log", 8, 0, "v4_log", 4},
                  {HIPSOFTMAX_DTYPE_F16, 8192, 320, 0, 0, 0, "v2", 32, 0, "v1", 64},
+                 /* 129-256 columns on fewer rows: two packs on 16 lanes from 10 warps a SM on them
+                  * (32-lane targets; 64-lane waves keep one pack a lane), not at 2048 rows */
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 256, 0, 0, 0, "v2", 16, 0, "v1", 32},
+                 {HIPSOFTMAX_DTYPE_BF16, 3072, 192, 1, 0, 0, "v2_log", 16, 0, "v1_log", 32},
+                 {HIPSOFTMAX_DTYPE_F16, 2048, 256, 0, 0, 0, "v1", 32, 0, NULL, 0},
                  /* 16-bit rows on 8 bytes, not 16 (the _h kernels): half the warp where a row would
                   * take it all and the rows fill every SM/CU, dense or padded to 8 bytes */
                  {HIPSOFTMAX_DTYPE_F16, 262144, 300, 0, 0, 0, "h8", 16, 0, "h4", 32},

@@ -193,6 +193,10 @@ int hsm_warp_once(const hsm_kernel *k);
 /* Whether k is one of SPLIT's held kernels (a row its group holds whole in registers, as stored:
  * nothing staged in shared memory, nothing streamed). */
 int hsm_split_held(const hsm_kernel *k);
+/* Whether k is one of the held kernels' lean twins (hip/softmax_split.hip's hsm_split_lean_body): x's
+ * rows on their line and y's on 16 bytes, a group a row, fewer than HSM_SPLIT_LEAN_MAX_COLS columns. */
+int hsm_split_lean(const hsm_kernel *k);
+#define HSM_SPLIT_LEAN_MAX_COLS (1 << 30)
 
 #ifdef __cplusplus
 }

@@ -782,6 +782,104 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
     }
 }
 
+/* The held forward's lean twin, for the decode rows the plan gives it (plan_split): blocks of
+ * HSM_SPLIT_LEAN_BLOCK threads, x's rows on their 128-byte line and y's on 16 bytes (no line lead), a
+ * group a row (the grid is rows * k blocks: no loop over rows), columns counted in 32 bits (the plan
+ * keeps cols under HSM_SPLIT_LEAN_MAX_COLS), the block's max and sum each at a barrier of its own and
+ * folded by every thread (no second round of shuffles), the group's barrier and combine as the held
+ * body's. A stand-alone twin of the held body without that generality ran the decode rows 1.03-1.10x
+ * as fast as the library's held kernel (H200, kernel time: fp32 16 x 131072 at 79% of a same-size
+ * copy against 73%; bench/results/h200-2026-12-01-decode-held.md), which executed 10-15% more
+ * instructions; the same lean path as a second branch of the held kernels, under their 1024-thread
+ * bound, spilled 4-16 bytes and lost 2-4%. As kernels of their own under a 128-thread bound (62
+ * registers, none spilled), against the held kernels on the same rows: fp32 8 x 262144 1.045-1.057x
+ * (74% of a same-size copy), 4 x 262144 1.059x, 1 x 524288 1.065-1.071x, 16 x 131072 1.046-1.051x,
+ * bf16 4 x 262144 1.085-1.092x, fp16 16 x 262144 1.037-1.043x, 16-bit 64 x 128256 0.995-1.003x; the
+ * block's (max, sum) at one barrier, folded by each thread (56-60 registers), ran 1-3% slower at 1-16
+ * rows and within 0.7% either way at 32-64 (H200, kernel time, three runs in two commands;
+ * bench/results/h200-2026-12-01-decode-lean.md). */
+#define HSM_SPLIT_LEAN_BLOCK 128
+template <typename T, int C>
+__device__ __forceinline__ void hsm_split_lean_body(const hsm_args a)
+{
+    constexpr int E = 16 / (int)sizeof(T); /* elements a 16-byte pack */
+    constexpr int NP = C / E;
+    constexpr int NW = HSM_SPLIT_LEAN_BLOCK / HSM_WARP_SIZE;
+    constexpr int step = HSM_SPLIT_LEAN_BLOCK * E;
+    __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
+    const int lane = (int)threadIdx.x % HSM_WARP_SIZE, warp = (int)threadIdx.x / HSM_WARP_SIZE;
+    const int k = a.blocks_per_row;
+    const int64_t row = blockIdx.x / k;
+    const int j = (int)(blockIdx.x % k);
+    if (row >= a.rows)
+        return;
+    const int n = a.staged < NP ? a.staged : NP; /* packs a thread: the plan spreads the row evenly */
+    const int cols = (int)a.cols;
+    const int first = (j * n * HSM_SPLIT_LEAN_BLOCK + (int)threadIdx.x) * E; /* pack 0's column */
+    const T *xr = (const T *)a.x + row * a.x_stride + first;
+    auto in_row = [&](int p) { return p < n && first + p * step < cols; };
+    uint32_t w[4 * NP];
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+        hsm_words_load<T>(w + 4 * p, xr + p * step, in_row(p));
+    /* The block's max, then the sum of its exponentials from it; a share of only -inf gives (-inf, 0)
+     * rather than NaN. Two arrays: no barrier between the max's reads and the sum's writes. */
+    float m = hsm_warp_max(hsm_words_max<T, 4 * NP>(w), HSM_WARP_SIZE);
+    if (lane == 0)
+        red_max[warp] = m;
+    __syncthreads();
+    m = red_max[0];
+#pragma unroll
+    for (int i = 1; i < NW; i++)
+        m = hsm_max(m, red_max[i]);
+    float s = 0.0f;
+    hsm_expo_branch(m == HSM_NEG_INF ? 0.0f : m, HSM_LOG2E, [&](auto ex) {
+#pragma unroll
+        for (int e = 0; e < C; e++)
+            s += hsm_exp2(ex.at(hsm_word_elem<T>(w, e)));
+    });
+    s = hsm_warp_sum(s, HSM_WARP_SIZE);
+    if (lane == 0)
+        red_sum[warp] = s;
+    __syncthreads();
+    s = red_sum[0];
+#pragma unroll
+    for (int i = 1; i < NW; i++)
+        s += red_sum[i];
+    float mx = m, sum = s;
+    if (k > 1) {
+        /* The round's tag is the launch's (a group a row: one round). The arrival's block barrier
+         * also orders the reads of red_max and red_sum above before hsm_split_combine's writes. */
+        uint64_t *slots = hsm_split_slots(a, 0, row, k);
+        hsm_split_arrive(a, row, slots, k, j, a.epoch, m, s);
+        if (k <= HSM_SPLIT_WARP_COMBINE_MAX)
+            hsm_split_combine_warp<sizeof(T) == 2 ? 1 : 2>(slots, k, a.epoch, &mx, &sum);
+        else
+            hsm_split_combine(slots, k, a.epoch, red_max, red_sum, &mx, &sum);
+    }
+    /* 16-bit stores convert again from the words (hsm_row_packed_body says why). */
+    if constexpr (sizeof(T) == 2) {
+#pragma unroll
+        for (int i = 0; i < 4 * NP; i++)
+            w[i] = hsm_opaque(w[i]);
+    }
+    const float norm = hsm_norm_of<T>(sum);
+    T *yr = (T *)a.y + row * a.y_stride + first;
+    hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
+        const auto eo = hsm_expo_norm<T>(ex, norm);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (in_row(p)) {
+                float f[E];
+#pragma unroll
+                for (int e = 0; e < E; e++)
+                    f[e] = hsm_expo_out<T>(eo, hsm_word_elem<T>(w + 4 * p, e), norm);
+                hsm_store<T, E>(yr + p * step, f, 1.0f);
+            }
+        }
+    });
+}
+
 /* hsm_split_body's LOG, in the form the kernel macro calls (BODY<T, VEC, C, F>). */
 template <typename T, int VEC, int C, bool F>
 __device__ __forceinline__ void hsm_split_log_body(const hsm_args a)
@@ -902,7 +1000,19 @@ HSM_SPLIT_LOG_SET(bf16, hsm_bf16, 8)
 HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held_log, float, 32, true)
 HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held_log, hsm_f16, 64, true)
 HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held_log, hsm_bf16, 64, true)
-#define HSM_SPLIT_HELD_COUNT 6
+/* The held kernels' lean twins (hsm_split_lean_body), last in the table (hsm_split_held,
+ * hsm_split_lean): blocks of 128 threads, so up to 255 registers a thread where the plan's occupancy
+ * allows (it reads the compiled count). */
+#define HSM_SPLIT_LEAN_KERNEL(NAME, T, C)                                                             \
+    extern "C" __global__ void __launch_bounds__(HSM_SPLIT_LEAN_BLOCK) NAME(hsm_args a)               \
+    {                                                                                                 \
+        hsm_split_lean_body<T, C>(a);                                                                 \
+    }
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f32_held_lean, float, 32)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f16_held_lean, hsm_f16, 64)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_bf16_held_lean, hsm_bf16, 64)
+#define HSM_SPLIT_LEAN_COUNT 3
+#define HSM_SPLIT_HELD_COUNT (6 + HSM_SPLIT_LEAN_COUNT)
 
 static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_SET_ENTRIES(f32, HSM_F32, 4),
@@ -923,6 +1033,9 @@ static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_ENTRY_K(hsm_split_f32_held_log, HSM_KOP_LOG, HSM_F32, 4, 32, 1024),
     HSM_SPLIT_ENTRY_K(hsm_split_f16_held_log, HSM_KOP_LOG, HSM_F16, 8, 64, 1024),
     HSM_SPLIT_ENTRY_K(hsm_split_bf16_held_log, HSM_KOP_LOG, HSM_BF16, 8, 64, 1024),
+    HSM_SPLIT_ENTRY(hsm_split_f32_held_lean, HSM_F32, 4, 32, HSM_SPLIT_LEAN_BLOCK),
+    HSM_SPLIT_ENTRY(hsm_split_f16_held_lean, HSM_F16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
+    HSM_SPLIT_ENTRY(hsm_split_bf16_held_lean, HSM_BF16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)
@@ -935,4 +1048,10 @@ extern "C" int hsm_split_held(const hsm_kernel *k)
 {
     const size_t n = sizeof hsm_split_table / sizeof hsm_split_table[0];
     return k >= hsm_split_table + n - HSM_SPLIT_HELD_COUNT && k < hsm_split_table + n;
+}
+
+extern "C" int hsm_split_lean(const hsm_kernel *k)
+{
+    const size_t n = sizeof hsm_split_table / sizeof hsm_split_table[0];
+    return k >= hsm_split_table + n - HSM_SPLIT_LEAN_COUNT && k < hsm_split_table + n;
 }

@@ -678,14 +678,14 @@ static int64_t split_stage_tiles(const struct hipsoftmax_context *h, const hsm_k
 /* The best SPLIT candidate so far (plan_split). */
 typedef struct split_best {
     int whole;       /* its group holds the whole row; -1: no candidate yet */
-    int held_kernel; /* one of the held kernels (hsm_split_held) */
+    int held_kernel; /* 2: a held kernel's lean twin (hsm_split_lean), 1: a held kernel (hsm_split_held), 0: neither */
     int64_t rounds, held, grid;
 } split_best;
 
 /* Takes a SPLIT candidate into *out where it beats the best so far: holding the whole row beats not;
  * then, with prefer_held, a held kernel over a staged one where each holds every row in one round;
  * then clearly (1/16) more blocks; within that the fewest rounds, a held kernel over a staged one
- * (hsm_split_held_body says why), the most held. Rows not held whole: the most blocks, the most held.
+ * (hsm_split_held_body says why) and its lean twin over it, the most held. Rows not held whole: the most blocks, the most held.
  * prefer_held (plan_split: the plain forward of rows of HSM_SPLIT_PREFER_HELD_COLS columns or more on
  * 32-lane targets, the rows measured; shorter rows' groups would hold few blocks): the held kernel's
  * 32 values a thread in fewer blocks ran faster than the staged kernel's more blocks on every decode
@@ -703,7 +703,7 @@ static void split_consider(split_best *b, hsm_plan *out, const hsm_kernel_state 
     if (whole != b->whole)
         better = whole || b->whole < 0; /* holding the whole row beats not; anything beats none */
     else if (whole && prefer_held && rounds == 1 && b->rounds == 1 && held_kernel != b->held_kernel)
-        better = held_kernel;
+        better = held_kernel > b->held_kernel;
     else if (whole && 16 * (grid - b->grid) > b->grid)
         better = 1; /* clearly more blocks */
     else if (whole && 16 * (b->grid - grid) > b->grid)
@@ -711,7 +711,7 @@ static void split_consider(split_best *b, hsm_plan *out, const hsm_kernel_state 
     else if (whole && rounds != b->rounds)
         better = rounds < b->rounds;
     else if (whole && held_kernel != b->held_kernel)
-        better = held_kernel;
+        better = held_kernel > b->held_kernel;
     else if (whole)
         better = held > b->held;
     else
@@ -770,6 +770,12 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
             const int64_t g = min64(resident, h->workspace_grid > 0 ? h->workspace_grid : resident);
             const int64_t chunk = (int64_t)block * s->k->cols_per_thread, access = (int64_t)block * vec;
             if (hsm_split_held(s->k)) {
+                /* The lean twins (hsm_split_lean) take rows on their line (lead 0: x's, and y's on 16
+                 * bytes as the vector kernels' are) of fewer than HSM_SPLIT_LEAN_MAX_COLS columns, on
+                 * 32-lane targets, where measured (the others' plans keep the held kernels). */
+                const int lean = hsm_split_lean(s->k);
+                if (lean && (lead != 0 || cols >= HSM_SPLIT_LEAN_MAX_COLS || h->dev.warp_size != 32))
+                    continue;
                 /* A held kernel takes rows its group holds whole in one round, each block as much of
                  * the row as its registers hold: spread thinner, over as many blocks as the residency
                  * leaves, it ran up to 1.4x slower than the staged kernels (H100: bf16 2 x 1048576 at
@@ -778,7 +784,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
                 const int64_t per = (int64_t)s->k->cols_per_thread / vec;
                 const int64_t k = ceil_div(cols, per * access); /* cols: with the lead's room */
                 if (rows * k <= g)
-                    split_consider(&best, out, s, block, 1, 1, 1, rows * (cols - lead), rows, k,
+                    split_consider(&best, out, s, block, 1, 1 + lean, 1, rows * (cols - lead), rows, k,
                                    ceil_div(cols, k * access), 0, prefer_held);
                 continue;
             }

@@ -218,12 +218,14 @@ int main(int argc, char **argv)
      * the line. */
     for (int l = 0; l < 2; l++)
         run_case(h, (test_dtype)dti, dts[dti], (shape){1100, 16384}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
-    /* Decode rows (few rows of 32K-512K columns, a group of blocks each: SPLIT's held kernels), on
-     * and off their 128-byte line. */
+    /* Decode rows (few rows of 32K-512K columns, a group of blocks each: SPLIT's held kernels and,
+     * on their line, their lean twins), on and off their 128-byte line; one row of 2^20 columns, a
+     * group of more blocks than a warp combines (hsm_split_combine). */
     for (int l = 0; l < 2; l++) {
         run_case(h, (test_dtype)dti, dts[dti], (shape){64, 128256}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
         run_case(h, (test_dtype)dti, dts[dti], (shape){8, 262144}, l == 0 ? LAYOUT_DENSE : LAYOUT_PAD_VEC);
     }
+    run_case(h, (test_dtype)dti, dts[dti], (shape){1, 1048576}, LAYOUT_DENSE);
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 9000001}, LAYOUT_DENSE);
     run_case(h, (test_dtype)dti, dts[dti], (shape){1, 10000000}, LAYOUT_DENSE); /* fp32: over 1024 blocks */
     run_case(h, (test_dtype)dti, dts[dti], (shape){2, 20000000}, LAYOUT_DENSE);

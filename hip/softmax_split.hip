@@ -797,9 +797,11 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
  * bf16 4 x 262144 1.085-1.092x, fp16 16 x 262144 1.037-1.043x, 16-bit 64 x 128256 0.995-1.003x; the
  * block's (max, sum) at one barrier, folded by each thread (56-60 registers), ran 1-3% slower at 1-16
  * rows and within 0.7% either way at 32-64 (H200, kernel time, three runs in two commands;
- * bench/results/h200-2026-12-01-decode-lean.md). */
+ * bench/results/h200-2026-12-01-decode-lean.md). The _log twins (LOG), against the staged _v_log
+ * kernels the plan gave the log-softmax's decode rows before: 1.023-1.187x, each within 1.3% of the
+ * softmax of its row or faster (same file, command 3). */
 #define HSM_SPLIT_LEAN_BLOCK 128
-template <typename T, int C>
+template <typename T, int C, bool LOG = false>
 __device__ __forceinline__ void hsm_split_lean_body(const hsm_args a)
 {
     constexpr int E = 16 / (int)sizeof(T); /* elements a 16-byte pack */
@@ -865,6 +867,21 @@ __device__ __forceinline__ void hsm_split_lean_body(const hsm_args a)
     }
     const float norm = hsm_norm_of<T>(sum);
     T *yr = (T *)a.y + row * a.y_stride + first;
+    if constexpr (LOG) {
+        /* The plain log-softmax, as the held body's. */
+        const float lns = hsm_log_sum_of<T>(norm);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (in_row(p)) {
+                float f[E];
+#pragma unroll
+                for (int e = 0; e < E; e++)
+                    f[e] = (hsm_word_elem<T>(w + 4 * p, e) - mx) - lns;
+                hsm_store<T, E>(yr + p * step, f, 1.0f);
+            }
+        }
+        return;
+    }
     hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
         const auto eo = hsm_expo_norm<T>(ex, norm);
 #pragma unroll
@@ -1000,18 +1017,21 @@ HSM_SPLIT_LOG_SET(bf16, hsm_bf16, 8)
 HSM_SPLIT_HELD_KERNEL(hsm_split_f32_held_log, float, 32, true)
 HSM_SPLIT_HELD_KERNEL(hsm_split_f16_held_log, hsm_f16, 64, true)
 HSM_SPLIT_HELD_KERNEL(hsm_split_bf16_held_log, hsm_bf16, 64, true)
-/* The held kernels' lean twins (hsm_split_lean_body), last in the table (hsm_split_held,
- * hsm_split_lean): blocks of 128 threads, so up to 255 registers a thread where the plan's occupancy
- * allows (it reads the compiled count). */
-#define HSM_SPLIT_LEAN_KERNEL(NAME, T, C)                                                             \
+/* The held kernels' lean twins (hsm_split_lean_body) and their _log twins, last in the table
+ * (hsm_split_held, hsm_split_lean): blocks of 128 threads, so up to 255 registers a thread where the
+ * plan's occupancy allows (it reads the compiled count). */
+#define HSM_SPLIT_LEAN_KERNEL(NAME, T, C, LOG)                                                        \
     extern "C" __global__ void __launch_bounds__(HSM_SPLIT_LEAN_BLOCK) NAME(hsm_args a)               \
     {                                                                                                 \
-        hsm_split_lean_body<T, C>(a);                                                                 \
+        hsm_split_lean_body<T, C, LOG>(a);                                                            \
     }
-HSM_SPLIT_LEAN_KERNEL(hsm_split_f32_held_lean, float, 32)
-HSM_SPLIT_LEAN_KERNEL(hsm_split_f16_held_lean, hsm_f16, 64)
-HSM_SPLIT_LEAN_KERNEL(hsm_split_bf16_held_lean, hsm_bf16, 64)
-#define HSM_SPLIT_LEAN_COUNT 3
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f32_held_lean, float, 32, false)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f16_held_lean, hsm_f16, 64, false)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_bf16_held_lean, hsm_bf16, 64, false)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f32_held_lean_log, float, 32, true)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_f16_held_lean_log, hsm_f16, 64, true)
+HSM_SPLIT_LEAN_KERNEL(hsm_split_bf16_held_lean_log, hsm_bf16, 64, true)
+#define HSM_SPLIT_LEAN_COUNT 6
 #define HSM_SPLIT_HELD_COUNT (6 + HSM_SPLIT_LEAN_COUNT)
 
 static const hsm_kernel hsm_split_table[] = {
@@ -1036,6 +1056,9 @@ static const hsm_kernel hsm_split_table[] = {
     HSM_SPLIT_ENTRY(hsm_split_f32_held_lean, HSM_F32, 4, 32, HSM_SPLIT_LEAN_BLOCK),
     HSM_SPLIT_ENTRY(hsm_split_f16_held_lean, HSM_F16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
     HSM_SPLIT_ENTRY(hsm_split_bf16_held_lean, HSM_BF16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
+    HSM_SPLIT_ENTRY_K(hsm_split_f32_held_lean_log, HSM_KOP_LOG, HSM_F32, 4, 32, HSM_SPLIT_LEAN_BLOCK),
+    HSM_SPLIT_ENTRY_K(hsm_split_f16_held_lean_log, HSM_KOP_LOG, HSM_F16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
+    HSM_SPLIT_ENTRY_K(hsm_split_bf16_held_lean_log, HSM_KOP_LOG, HSM_BF16, 8, 64, HSM_SPLIT_LEAN_BLOCK),
 };
 
 extern "C" const hsm_kernel *hsm_split_kernels(size_t *count)

@@ -685,14 +685,18 @@ typedef struct split_best {
 /* Takes a SPLIT candidate into *out where it beats the best so far: holding the whole row beats not;
  * then, with prefer_held, a held kernel over a staged one where each holds every row in one round;
  * then clearly (1/16) more blocks; within that the fewest rounds, a held kernel over a staged one
- * (hsm_split_held_body says why) and its lean twin over it, the most held. Rows not held whole: the most blocks, the most held.
- * prefer_held (plan_split: the plain forward of rows of HSM_SPLIT_PREFER_HELD_COLS columns or more on
- * 32-lane targets, the rows measured; shorter rows' groups would hold few blocks): the held kernel's
- * 32 values a thread in fewer blocks ran faster than the staged kernel's more blocks on every decode
- * row measured, the same command, each forced (H200, kernel time, bench/results/
- * h200-2026-12-01-decode-rounds.md): fp32 8 x 262144 8.16 us against 8.57 (512 blocks against 688),
- * 4 x 262144 6.29 against 6.72, 2 x 262144 5.23 against 5.57, 16 x 131072 7.95 against 8.34, 32 x
- * 131072 11.82 against 12.34, 1 x 524288 5.28 against 5.36, bf16 8 x 262144 6.35 against 6.80. */
+ * (hsm_split_held_body says why) and its lean twin over it, the most held. Rows not held whole: the
+ * most blocks, the most held. prefer_held (plan_split: the plain forward and log-softmax of rows of
+ * HSM_SPLIT_PREFER_HELD_COLS columns or more on 32-lane targets, the rows measured; shorter rows'
+ * groups would hold few blocks): the held kernel's 32 values a thread in fewer blocks ran faster than
+ * the staged kernel's more blocks on every decode row measured, the same command, each forced (H200,
+ * kernel time, bench/results/h200-2026-12-01-decode-rounds.md): fp32 8 x 262144 8.16 us against 8.57
+ * (512 blocks against 688), 4 x 262144 6.29 against 6.72, 2 x 262144 5.23 against 5.57, 16 x 131072
+ * 7.95 against 8.34, 32 x 131072 11.82 against 12.34, 1 x 524288 5.28 against 5.36, bf16 8 x 262144
+ * 6.35 against 6.80. The log-softmax's rows on their line, on the lean twins' _log twins, against the
+ * staged _v_log kernels the plan gave them before (bf16 64 x 128256: the held _log kernel), one
+ * command: fp32 8 x 262144 1.037x, 4 x 262144 1.070x, 32 x 131072 1.063x, bf16 8 x 262144 1.103x, fp16
+ * 16 x 262144 1.187x, bf16 64 x 128256 1.023x (bench/results/h200-2026-12-01-decode-lean.md). */
 #define HSM_SPLIT_PREFER_HELD_COLS 131072
 static void split_consider(split_best *b, hsm_plan *out, const hsm_kernel_state *s, int block, int whole,
                            int held_kernel, int64_t rounds, int64_t held, int64_t groups, int64_t k, int64_t staged,
@@ -751,7 +755,7 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
     cols += lead; /* what a row can take, laid out from its line */
     HSM_RETURN_IF(!h->cooperative && h->device >= 0, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
     const int64_t es = q->stage_es, vec = q->vec;
-    const int prefer_held = h->dev.warp_size == 32 && q->kop == HSM_KOP_PLAIN && cols >= HSM_SPLIT_PREFER_HELD_COLS;
+    const int prefer_held = h->dev.warp_size == 32 && is_plain_kop(q->kop) && cols >= HSM_SPLIT_PREFER_HELD_COLS;
     split_best best = {-1, 0, 0, -1, 0};
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_SPLIT, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_SPLIT, q)) {

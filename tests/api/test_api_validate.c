@@ -794,8 +794,9 @@ static void test_few_rows_plan(hipsoftmax_handle h)
  * at once) take it on 32-lane targets, where the staged kernel's larger grid took them before; rows
  * whose groups do not fit one round (fp32 64 x 131072) keep the staged kernel. Rows on their 128-byte
  * line (the plan takes a problem's x at 256) take the held kernels' lean twins (_held_lean), rows
- * whose stride puts them off it (8 columns more) the held kernels. Checked on sm_90, whose SM count the
- * cases are sized for (the H200 measured); elsewhere the plans need only succeed. */
+ * whose stride puts them off it (8 columns more) the held kernels; the plain log-softmax the same, on
+ * their _log twins. Checked on sm_90, whose SM count the cases are sized for (the H200 measured);
+ * elsewhere the plans need only succeed. */
 static void test_decode_held_plan(hipsoftmax_handle h, int warp)
 {
     char target[32] = "";
@@ -810,20 +811,23 @@ static void test_decode_held_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F32, 1, 524288, 1},   {HIPSOFTMAX_DTYPE_BF16, 8, 262144, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 64, 128256, 1}, {HIPSOFTMAX_DTYPE_F32, 64, 131072, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        for (int pad = 0; pad < 2; pad++) {
+        for (int v = 0; v < 4; v++) {
+            const int pad = v % 2, log = v / 2;
             hipsoftmax_problem p;
             hipsoftmax_plan_info info = {.struct_size = sizeof info};
             hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
             if (pad)
                 p.x_row_stride = p.y_row_stride = cases[i].cols + 8;
+            if (log)
+                p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
             EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
             const int held = info.family == HIPSOFTMAX_FAMILY_SPLIT && strstr(info.kernel, "_held") != NULL;
             const int lean = held && strstr(info.kernel, "_held_lean") != NULL;
             /* One row has no stride: on its line either way. */
             const int want_lean = cases[i].held && (!pad || cases[i].rows == 1);
             if (check && (held != cases[i].held || lean != want_lean)) {
-                fprintf(stderr, "decode %lldx%lld (dtype %d, stride %lld): %s, grid %d, %d a row; want %s\n",
-                        cases[i].rows, cases[i].cols, (int)cases[i].dt, (long long)p.x_row_stride, info.kernel,
+                fprintf(stderr, "decode %lldx%lld (dtype %d, stride %lld, log %d): %s, grid %d, %d a row; want %s\n",
+                        cases[i].rows, cases[i].cols, (int)cases[i].dt, (long long)p.x_row_stride, log, info.kernel,
                         info.grid, info.blocks_per_row,
                         want_lean ? "a lean held kernel" : cases[i].held ? "a held kernel" : "another kernel");
                 failures++;

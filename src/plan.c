@@ -776,9 +776,10 @@ static hipsoftmax_status plan_split(const struct hipsoftmax_context *h, const hs
             if (hsm_split_held(s->k)) {
                 /* The lean twins (hsm_split_lean) take rows on their line (lead 0: x's, and y's on 16
                  * bytes as the vector kernels' are) of fewer than HSM_SPLIT_LEAN_MAX_COLS columns, on
-                 * 32-lane targets, where measured (the others' plans keep the held kernels). */
+                 * 32-lane targets, where measured (the others' plans keep the held kernels), or forced. */
                 const int lean = hsm_split_lean(s->k);
-                if (lean && (lead != 0 || cols >= HSM_SPLIT_LEAN_MAX_COLS || h->dev.warp_size != 32))
+                if (lean && (lead != 0 || cols >= HSM_SPLIT_LEAN_MAX_COLS ||
+                             (h->dev.warp_size != 32 && h->forced_kernel[0] == '\0')))
                     continue;
                 /* A held kernel takes rows its group holds whole in one round, each block as much of
                  * the row as its registers hold: spread thinner, over as many blocks as the residency

@@ -671,6 +671,45 @@ __device__ __forceinline__ void hsm_split_bwd_body(const hsm_args a)
     }
 }
 
+/* The held kernels' store of a row's share (hsm_split_held_body and its lean twin): pack p of the
+ * words w (NP packs of 16 bytes, as loaded) to yr + p step where in_row(p), from the row's max mx and
+ * sum: the softmax (hsm_expo_out), or with LOG the plain log-softmax, (u - mx) - log(sum), log(sum)
+ * from the normaliser (hsm_log_sum_of). I: the type the body counts columns in. */
+template <typename T, int NP, bool LOG, typename I, typename InRow>
+__device__ __forceinline__ void hsm_split_words_store(const uint32_t *w, T *yr, I step, float mx, float sum,
+                                                      InRow in_row)
+{
+    constexpr int E = 16 / (int)sizeof(T);
+    const float norm = hsm_norm_of<T>(sum);
+    if constexpr (LOG) {
+        const float lns = hsm_log_sum_of<T>(norm);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (in_row(p)) {
+                float f[E];
+#pragma unroll
+                for (int e = 0; e < E; e++)
+                    f[e] = (hsm_word_elem<T>(w + 4 * p, e) - mx) - lns;
+                hsm_store<T, E>(yr + p * step, f, 1.0f);
+            }
+        }
+        return;
+    }
+    hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
+        const auto eo = hsm_expo_norm<T>(ex, norm);
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            if (in_row(p)) {
+                float f[E];
+#pragma unroll
+                for (int e = 0; e < E; e++)
+                    f[e] = hsm_expo_out<T>(eo, hsm_word_elem<T>(w + 4 * p, e), norm);
+                hsm_store<T, E>(yr + p * step, f, 1.0f);
+            }
+        }
+    });
+}
+
 /* The plain forward of a row its group holds whole in registers, as stored (the decode rows: few
  * rows of 32K-512K columns, a group each): up to C elements a thread in C * sizeof(T) / 4 words,
  * nothing staged in shared memory, nothing streamed, each exponential taken twice (for the sum and
@@ -748,37 +787,7 @@ __device__ __forceinline__ void hsm_split_held_body(const hsm_args a)
 #pragma unroll
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
-        const float norm = hsm_norm_of<T>(sum);
-        T *yr = y + row * a.y_stride + f0;
-        if constexpr (LOG) {
-            /* The plain log-softmax: (u - mx) - log(sum), log(sum) from the normaliser
-             * (hsm_log_sum_of). */
-            const float lns = hsm_log_sum_of<T>(norm);
-#pragma unroll
-            for (int p = 0; p < NP; p++) {
-                if (in_row(p)) {
-                    float f[E];
-#pragma unroll
-                    for (int e = 0; e < E; e++)
-                        f[e] = (hsm_word_elem<T>(w + 4 * p, e) - mx) - lns;
-                    hsm_store<T, E>(yr + p * step, f, 1.0f);
-                }
-            }
-            continue;
-        }
-        hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
-            const auto eo = hsm_expo_norm<T>(ex, norm);
-#pragma unroll
-            for (int p = 0; p < NP; p++) {
-                if (in_row(p)) {
-                    float f[E];
-#pragma unroll
-                    for (int e = 0; e < E; e++)
-                        f[e] = hsm_expo_out<T>(eo, hsm_word_elem<T>(w + 4 * p, e), norm);
-                    hsm_store<T, E>(yr + p * step, f, 1.0f);
-                }
-            }
-        });
+        hsm_split_words_store<T, NP, LOG>(w, y + row * a.y_stride + f0, step, mx, sum, in_row);
     }
 }
 
@@ -865,36 +874,7 @@ __device__ __forceinline__ void hsm_split_lean_body(const hsm_args a)
         for (int i = 0; i < 4 * NP; i++)
             w[i] = hsm_opaque(w[i]);
     }
-    const float norm = hsm_norm_of<T>(sum);
-    T *yr = (T *)a.y + row * a.y_stride + first;
-    if constexpr (LOG) {
-        /* The plain log-softmax, as the held body's. */
-        const float lns = hsm_log_sum_of<T>(norm);
-#pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (in_row(p)) {
-                float f[E];
-#pragma unroll
-                for (int e = 0; e < E; e++)
-                    f[e] = (hsm_word_elem<T>(w + 4 * p, e) - mx) - lns;
-                hsm_store<T, E>(yr + p * step, f, 1.0f);
-            }
-        }
-        return;
-    }
-    hsm_expo_branch(mx, HSM_LOG2E, [&](auto ex) {
-        const auto eo = hsm_expo_norm<T>(ex, norm);
-#pragma unroll
-        for (int p = 0; p < NP; p++) {
-            if (in_row(p)) {
-                float f[E];
-#pragma unroll
-                for (int e = 0; e < E; e++)
-                    f[e] = hsm_expo_out<T>(eo, hsm_word_elem<T>(w + 4 * p, e), norm);
-                hsm_store<T, E>(yr + p * step, f, 1.0f);
-            }
-        }
-    });
+    hsm_split_words_store<T, NP, LOG>(w, (T *)a.y + row * a.y_stride + first, step, mx, sum, in_row);
 }
 
 /* hsm_split_body's LOG, in the form the kernel macro calls (BODY<T, VEC, C, F>). */

@@ -359,7 +359,8 @@ static hipsoftmax_plan_info fp32_plan_of(hipsoftmax_handle h, long long rows, lo
 /* ROW's fp32 plain forward and log-softmax on rows of 513-1024 columns (plan.c's plan_row): a warp a
  * row (32 values a lane) where the rows give every SM/CU HSM_ROW_WARP_A_ROW_WARPS warps (65536 rows
  * are past that on every target), two warps of 16 values on fewer (1024 rows are short of it on every
- * target); rows off 16 bytes (781 columns, dense) take the peeled twins alike. The backward keeps
+ * target; rows on 16 bytes under 32 MB go to WARP's _v8 on 32-lane warps, test_warp_f32_wide_plan, so
+ * rows off 16 bytes here: 781 columns, dense, which take the peeled twins alike). The backward keeps
  * blocks of at least 64 threads (one with alpha/beta here: the plain backward takes WARP's packed
  * kernels, test_packed_bwd_plan). A 64-lane wave is the least block either way. */
 static void test_row_warp_plan(hipsoftmax_handle h, int warp)
@@ -368,8 +369,8 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
         long long rows, cols;
         int log, bwd, block_nv; /* the block expected on 32-lane warps */
     } cases[] = {{65536, 1024, 0, 0, 32}, {65536, 1024, 1, 0, 32}, {65536, 520, 0, 0, 32},
-                 {65536, 781, 0, 0, 32},  {65536, 781, 1, 0, 32},  {1024, 1024, 0, 0, 64},
-                 {1024, 1024, 1, 0, 64},  {1024, 781, 0, 0, 64},   {65536, 1024, 0, 1, 64}};
+                 {65536, 781, 0, 0, 32},  {65536, 781, 1, 0, 32},  {1024, 781, 0, 0, 64},
+                 {1024, 781, 1, 0, 64},   {65536, 1024, 0, 1, 64}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const hipsoftmax_plan_info info =
             fp32_plan_of(h, cases[i].rows, cases[i].cols, cases[i].cols, cases[i].log, cases[i].bwd);
@@ -384,19 +385,20 @@ static void test_row_warp_plan(hipsoftmax_handle h, int warp)
 }
 
 /* fp32's plain forward and log-softmax on rows of 513-1024 columns on 16 bytes (src/plan.c's
- * plan_auto): WARP's _v8 and _v8_log (a row a warp of 32 lanes) where the rows give every SM
- * HSM_ROW_WARP_A_ROW_WARPS warps and the input is under 32 MB, on 32-lane warps only; ROW otherwise:
- * fewer rows, 32 MB or more, rows off 16 bytes (dense 781 columns, 1024 columns 1025 apart), the
- * backward, 64-lane waves. */
+ * plan_auto): WARP's _v8 and _v8_log (a row a warp of 32 lanes) at any row count where the input is
+ * under 32 MB, on 32-lane warps only; ROW otherwise: 32 MB or more, rows off 16 bytes (dense 781
+ * columns, 1024 columns 1025 apart), the backward, 64-lane waves. */
 static void test_warp_f32_wide_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         long long rows, cols, stride;
         int log, bwd, warp_nv; /* whether 32-lane warps take WARP */
     } cases[] = {{4096, 1024, 1024, 0, 0, 1}, {4096, 1024, 1024, 1, 0, 1}, {4096, 520, 520, 0, 0, 1},
-                 {8191, 1024, 1024, 0, 0, 1}, {8192, 1024, 1024, 0, 0, 0}, {2048, 1024, 1024, 0, 0, 0},
+                 {8191, 1024, 1024, 0, 0, 1}, {8192, 1024, 1024, 0, 0, 0}, {2048, 1024, 1024, 0, 0, 1},
                  {4096, 781, 781, 0, 0, 0},   {4096, 1024, 1025, 0, 0, 0}, {4096, 1024, 1024, 0, 1, 0},
-                 {4096, 781, 781, 1, 0, 0},   {8192, 1024, 1024, 1, 0, 0}, {2048, 1024, 1024, 1, 0, 0}};
+                 {4096, 781, 781, 1, 0, 0},   {8192, 1024, 1024, 1, 0, 0}, {2048, 1024, 1024, 1, 0, 1},
+                 {1024, 1024, 1024, 0, 0, 1}, {1024, 1024, 1024, 1, 0, 1}, {1, 1024, 1024, 0, 0, 1},
+                 {128, 768, 768, 1, 0, 1},    {256, 520, 520, 0, 0, 1},    {1024, 1024, 1025, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const hipsoftmax_plan_info info =
             fp32_plan_of(h, cases[i].rows, cases[i].cols, cases[i].stride, cases[i].log, cases[i].bwd);

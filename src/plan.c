@@ -1053,23 +1053,22 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
     if (cols <= HSM_WARP_MAX_COLS && plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     /* fp32's plain forward and log-softmax (its _v8_log, which hsm_plan_get takes though the forward
-     * with options goes to ROW) of rows of 513-1024 columns on 16 bytes: WARP's
-     * _v8 (32 values a lane, a row a warp), which since hsm_warp_rows has no loop over rows takes 56
-     * registers (70 before), rather than ROW's one-warp blocks. H200, kernel time, against the library
-     * before (same command; bench/results/h200-2026-12-01-warp-once.md): 3168-8191 x 1024 1.03-1.05x
-     * (4096 x 1024 9.66 -> 9.39 us; forced in another, 9.21 against ROW's 9.41 and torch.compile's
-     * 9.22), 4096 x 520 and 768 1.06-1.07x. The log-softmax on ROW then ran 3.3% behind the softmax
-     * and 0.8% behind torch.compile (compare_ops.py, 4096 x 1024: 3495 against 3616 and 3524 GB/s);
-     * on WARP's _v8_log 1.02-1.06x the library before on 3168-8191 x 1024, 4096 x 520 and 768, 0.5%
-     * behind the softmax (bench/results/h200-2026-12-01-wide-packed-bwd.md). At any row count since
-     * (ROW's own warp a row, with its loop over rows, had lost below HSM_ROW_WARP_A_ROW_WARPS warps a
-     * SM; _v8 has no loop): against ROW's _v16 on 1-3000 rows, forced, 1.04-1.16x (1024 x 1024 4.01 ->
-     * 3.81 us, 128 x 1024 1.13x, 1 x 1024 1.16x, log-softmax 1.07-1.14x), and the library before,
-     * same command, 1.04-1.14x (bench/results/h200-2026-12-01-small-ncu.md). Where the input is under
-     * HSM_BLOCK_A_ROW_MIN_BYTES (larger ones ROW launches a block a row); rows on
-     * 16 bytes only (not the aligned plan of a peeled row: WARP's peeled twins were not measured
-     * there); 32-lane warps only (NVIDIA): nothing was measured on 64-lane waves, where such a row is
-     * half a wave. */
+     * with options goes to ROW) of rows of 513-1024 columns on 16 bytes: WARP's _v8 (32 values a lane,
+     * a row a warp), which since hsm_warp_rows has no loop over rows takes 56 registers (70 before),
+     * rather than ROW's one-warp blocks. H200, kernel time, against the library before (same command;
+     * bench/results/h200-2026-12-01-warp-once.md): 3168-8191 x 1024 1.03-1.05x (4096 x 1024 9.66 ->
+     * 9.39 us; forced in another, 9.21 against ROW's 9.41 and torch.compile's 9.22), 4096 x 520 and 768
+     * 1.06-1.07x. The log-softmax on ROW then ran 3.3% behind the softmax and 0.8% behind torch.compile
+     * (compare_ops.py, 4096 x 1024: 3495 against 3616 and 3524 GB/s); on WARP's _v8_log 1.02-1.06x the
+     * library before on 3168-8191 x 1024, 4096 x 520 and 768, 0.5% behind the softmax
+     * (bench/results/h200-2026-12-01-wide-packed-bwd.md). At any row count since (ROW's own warp a row,
+     * with its loop over rows, had lost below HSM_ROW_WARP_A_ROW_WARPS warps a SM; _v8 has no loop):
+     * against ROW's _v16 on 1-3000 rows, forced, 1.04-1.16x (1024 x 1024 4.01 -> 3.81 us, 128 x 1024
+     * 1.13x, 1 x 1024 1.16x, log-softmax 1.07-1.14x), and the library before, same command, 1.04-1.14x
+     * (bench/results/h200-2026-12-01-small-ncu.md). Where the input is under HSM_BLOCK_A_ROW_MIN_BYTES
+     * (larger ones ROW launches a block a row); rows on 16 bytes only (not the aligned plan of a peeled
+     * row: WARP's peeled twins were not measured there); 32-lane warps only (NVIDIA): nothing was
+     * measured on 64-lane waves, where such a row is half a wave. */
     if (q->dt == HSM_F32 && is_plain_kop(q->kop) && q->vec > 1 && !q->peel && !q->for_twin &&
         h->dev.warp_size == 32 && cols > HSM_WARP_MAX_COLS && cols <= HSM_WARP_F32_MAX_COLS &&
         rows * cols * (int64_t)elem_bytes(q->dt) < HSM_BLOCK_A_ROW_MIN_BYTES &&

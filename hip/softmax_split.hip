@@ -834,7 +834,11 @@ __device__ __forceinline__ void hsm_split_lean_body(const hsm_args a)
     for (int p = 0; p < NP; p++)
         hsm_words_load<T>(w + 4 * p, xr + p * step, in_row(p));
     /* The block's max, then the sum of its exponentials from it; a share of only -inf gives (-inf, 0)
-     * rather than NaN. Two arrays: no barrier between the max's reads and the sum's writes. */
+     * rather than NaN. Two arrays: no barrier between the max's reads and the sum's writes. Folded
+     * here, not by hip/softmax_common.h's hsm_block_sum_few and a max twin of it: with the helper's
+     * compares on the warp count the 16-bit twins ran 0.984-1.004x (bf16 8 x 262144 0.984-0.989x),
+     * without them (its unsigned lane arithmetic left) fp16 16 x 262144's softmax and log-softmax
+     * 0.988-0.992x (H200, kernel time; bench/results/h200-2026-12-02-lean-fold.md). */
     float m = hsm_warp_max(hsm_words_max<T, 4 * NP>(w), HSM_WARP_SIZE);
     if (lane == 0)
         red_max[warp] = m;

@@ -1,0 +1,33 @@
+# Run as: python3 THIS NAME=LIB.so NAME=LIB.so ... -- CASE... from the repository root (CASE: M:N:XS:YS, an
+# fp32 M x N softmax with x's rows XS elements apart and y's YS). Each case: every library given (the
+# kernel its plan launches) and a copy of an M x N fp32 tensor, kernel time (bench/kernel_timer.py: three
+# rounds of 60 launches, each after the L2 flush, every provider on buffer sets in turn); the first
+# library's time over each other's, and the copy's time over each provider's.
+import sys
+sys.path.insert(0, "bench")
+import torch
+from hsm_ctypes import HipSoftmax
+from kernel_timer import buffer_sets, in_turn, rounds
+
+cut = sys.argv.index("--")
+libs = {k: HipSoftmax(p) for k, p in (a.split("=", 1) for a in sys.argv[1:cut])}
+first = next(iter(libs))
+print(f"| case | {' | '.join(libs)} | copy | {' | '.join(f'{first} / {k}' for k in list(libs)[1:])} | "
+      f"copy / {' | copy / '.join(libs)} | kernels |")
+print("|---|" + "---:|" * (2 * len(libs) + len(libs)) + "---|")
+for case in sys.argv[cut + 1:]:
+    m, n, xs, ys = (int(f) for f in case.split(":"))
+    torch.manual_seed(0)
+    sets = buffer_sets((torch.randn(m, xs, device="cuda"), torch.empty(m, ys, device="cuda")), 8 * m * n)
+    prov = {}
+    for k, h in libs.items():
+        p = h.problem(torch.float32, m, n, x_row_stride=xs, y_row_stride=ys)
+        prov[k] = in_turn(lambda xb, yb, h=h, p=p: h.forward(p, xb, yb), sets)
+    dense = buffer_sets((torch.randn(m, n, device="cuda"), torch.empty(m, n, device="cuda")), 8 * m * n)
+    prov["copy"] = in_turn(lambda a, o: o.copy_(a), dense)
+    res = rounds(prov)
+    us = {k: t for k, (t, _) in res.items()}
+    print(f"| {m}x{n} xs {xs} ys {ys} | " + " | ".join(f"{us[k]:.2f}" for k in libs) + f" | {us['copy']:.2f} | " +
+          " | ".join(f"{us[first] / us[k]:.3f}" for k in list(libs)[1:]) + " | " +
+          " | ".join(f"{us['copy'] / us[k]:.3f}" for k in libs) + " | " +
+          ", ".join(f"`{res[k][1][:40]}`" for k in libs) + " |", flush=True)

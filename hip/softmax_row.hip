@@ -61,16 +61,63 @@ __device__ __forceinline__ void hsm_row_shift_store(float *yr, int col0, int bou
     }
 }
 
+/* The fp32 _stage kernels' stores (hsm_row_body's G): each value of the row, already scaled, into
+ * dynamic shared memory at its column plus y's offset from 16 bytes, the edge element ev at its
+ * column ec (hsm_peel_col's, or -1), a block barrier, then y written from its own 16-byte boundary:
+ * its head an element each, its 16-byte packs, its tail an element each. x's packs are read from x's
+ * lines and y's written from y's, so no y pack straddles two 32-byte sectors, which the _shift twins'
+ * shuffled packs do on the rows where x and y lie at different offsets (Nsight Compute, 4096 x 12344,
+ * x rows 12345 apart: 4.7% more DRAM bytes written than the dense rows; the staged stand-alone wrote
+ * the dense rows' bytes exactly: bench/results/h200-2026-12-02-shift-stage.md). Pack p of thread t at
+ * col0 + (p blockDim + t) 4 as hsm_chunk_store's, pack 0 moved `wrap` on before the row's start.
+ * Shared memory: cols + 3 values (src/plan.c's row_stage_bytes). The next row's values go in only
+ * after its block reductions' barriers, which every thread passes after this row's stores. */
+template <int C>
+__device__ __forceinline__ void hsm_row_stage_store(float *yr, int col0, int bound, const float *v, float mul, int wrap,
+                                                    int cols, int ec, float ev)
+{
+    extern __shared__ __align__(16) float hsm_row_stage_mem[];
+    const int off = hsm_pack_lead(yr), to16 = (4 - off) % 4, head = to16 < cols ? to16 : cols;
+    float *sr = hsm_row_stage_mem + off; /* column c at sr[c]; sr + to16 on 16 bytes */
+    const int t = (int)threadIdx.x, width = (int)blockDim.x;
+#pragma unroll
+    for (int p = 0; p < C / 4; p++) {
+        int col = col0 + (p * width + t) * 4;
+        if (p == 0 && col < 0)
+            col += wrap;
+        if ((unsigned)col < (unsigned)bound) {
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                sr[col + i] = v[4 * p + i] * mul;
+        }
+    }
+    if (ec >= 0)
+        sr[ec] = ev;
+    __syncthreads();
+    const int whole = (cols - head) / 4, tail = head + 4 * whole;
+    if (t < head)
+        yr[t] = sr[t];
+    const hsm_pack<float, 4> *sp = reinterpret_cast<const hsm_pack<float, 4> *>(hsm_row_stage_mem) + (off > 0);
+    for (int q = t; q < whole; q += width) {
+        const hsm_pack<float, 4> pk = sp[q];
+        hsm_store16_streaming(yr + head + 4 * q, &pk);
+    }
+    if (t < cols - tail)
+        yr[tail + t] = sr[tail + t];
+}
+
 /* P: peeled (hsm_peel_col): rows at any element offset, the output's at the same offset from 16 bytes
  * as the input's or another. P false compiles to the kernels as they were before P. The edge element
  * is held as its value alone (its column is found again for the store). S (fp32, with P: the _shift
  * twins): a warp's packs one after another (hsm_row_shift_store), so that where y lies at another
  * offset from 16 bytes than x, y is written in 16-byte packs too, where the peeled kernels write it
- * an element at a time. */
-template <typename T, int VEC, int C, bool P = false, bool LOG = false, bool S = false>
+ * an element at a time. G (fp32, with P: the _stage kernels): the peeled kernel's layout, y through
+ * shared memory where its rows lie at another offset than x's (hsm_row_stage_store). */
+template <typename T, int VEC, int C, bool P = false, bool LOG = false, bool S = false, bool G = false>
 __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 {
     static_assert(!S || (P && !LOG && sizeof(T) == 4 && VEC == 4), "S: the plain fp32 forward's peeled twins");
+    static_assert(!G || (P && !LOG && !S && sizeof(T) == 4 && VEC == 4), "G: the plain fp32 forward's peeled twins");
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
@@ -163,13 +210,17 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
                     hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, base - lead, bound, lane, HSM_WARP_SIZE, v,
                                                1.0f / s, wrap);
                 }
+            } else if (G && store_elems) {
+                /* Columns in 32 bits: a block holds at most 1024 x 32 of them. */
+                hsm_row_stage_store<C>((float *)(y + row * a.y_stride), -lead, (int)bound, v, 1.0f / s, (int)wrap,
+                                       (int)a.cols, hsm_peel_col<VEC>(lead, a.cols), ev * (1.0f / s));
             } else {
                 hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s,
                                            wrap, store_elems);
             }
             if constexpr (P) {
                 const int ec = hsm_peel_col<VEC>(lead, a.cols);
-                if (ec >= 0)
+                if (ec >= 0 && !(G && store_elems)) /* the staged store wrote it */
                     y[row * a.y_stride + ec] = hsm_from_float<T>(ev * (1.0f / s));
             }
         }
@@ -1058,6 +1109,31 @@ HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v20_shift, 20)
 HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v24_shift, 24)
 HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v28_shift, 28)
 HSM_ROW_F32_SHIFT_KERNEL(hsm_row_f32_v32_shift, 32)
+/* fp32's _stage kernels (hsm_row_body's G; peel 3): the peeled kernels with y through shared memory
+ * (hsm_row_stage_store) where its rows lie at another offset from 16 bytes than x's. The plan gives
+ * them the rows it would give the _shift twins where the row's bytes in shared memory leave two blocks
+ * a SM or more and the rows give each resident block five or more (plan_peeled): H200, 4096 rows of
+ * 10001-16381 columns, 1.02-1.06x the twins (bench/results/h200-2026-12-02-stage-kernels.md). Kernels
+ * of their own: the same store as a branch of the _shift twins took registers from their shuffles and
+ * spilled (sm_90: v32 52 and 136 bytes against 28 and 28), 0.87-0.95x
+ * (bench/results/h200-2026-12-02-shift-stage.md, command 6); here v32 takes 62 registers, no spill.
+ * v16 held to the peeled kernel's 40 registers. */
+#define HSM_ROW_F32_STAGE_KERNEL(NAME, C)                                                             \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, false, false, true>(a);                                       \
+    }
+#define HSM_ROW_F32_STAGE_KERNEL_CAP(NAME, C, REGS)                                                   \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, false, false, true>(a);                                       \
+    }
+#define HSM_ROW_F32_STAGE_ENTRY(NAME, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, HSM_F32, 4, C, 3)
+HSM_ROW_F32_STAGE_KERNEL_CAP(hsm_row_f32_v16_stage, 16, 40)
+HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v20_stage, 20)
+HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v24_stage, 24)
+HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v28_stage, 28)
+HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v32_stage, 32)
 HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 HSM_ROW_SHIFT_SET(f16, hsm_f16)
@@ -1261,6 +1337,9 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v16_shift, 16), HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v20_shift, 20),
     HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v24_shift, 24), HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v28_shift, 28),
     HSM_ROW_F32_SHIFT_ENTRY(hsm_row_f32_v32_shift, 32),
+    HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v16_stage, 16), HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v20_stage, 20),
+    HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v24_stage, 24), HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v28_stage, 28),
+    HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v32_stage, 32),
     HSM_ROW_SHIFT_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SHIFT_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_LOG_ENTRY(hsm_row_f32_v8_log, HSM_F32, 4, 8), HSM_ROW_LOG_ENTRY(hsm_row_f32_v16_log, HSM_F32, 4, 16),

@@ -484,6 +484,23 @@ static const hsm_kernel *forced_kernel(const struct hipsoftmax_context *h)
  * 1.13x, causal 1.23x, additive mask 1.15x, bool mask 1.21x, log-softmax 1.20x). The packed chunks
  * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.25x;
  * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x (an earlier run). */
+/* The dynamic shared memory of ROW's fp32 _stage kernels (peel 3: hsm_row_stage_store) for rows of
+ * `cols`: the row's values, from up to three elements before y's first 16-byte boundary. */
+static size_t row_stage_bytes(const hsm_kernel *k, int64_t cols)
+{
+    return k->peel == 3 ? (size_t)(cols + 3) * sizeof(float) : 0;
+}
+
+/* A ROW kernel's resident blocks of `block` threads on rows of `cols`, with its dynamic shared memory
+ * (row_stage_bytes; 0 where that does not fit a block). */
+static int row_occupancy(const struct hipsoftmax_context *h, const hsm_kernel_state *s, int block, int64_t cols)
+{
+    const size_t dyn = row_stage_bytes(s->k, cols);
+    if (dyn > 0 && dyn + (size_t)s->meta.static_smem > h->dev.smem_per_block_optin)
+        return 0;
+    return occupancy_smem(h, s, block, dyn);
+}
+
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
@@ -512,7 +529,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
         const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        const int occ = block > s->k->max_block || s->k->lanes != 0 ? 0 : occupancy(h, s, (int)block);
+        const int occ = block > s->k->max_block || s->k->lanes != 0 ? 0 : row_occupancy(h, s, (int)block, cols);
         if (occ == 0)
             continue;
         /* Power-of-two chunks are the first choice; a kernel forced by hipsoftmax_set_kernel is the
@@ -545,10 +562,10 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     if (pick == NULL) {
         pick = fallback;
         pick_block = fallback_block;
-    } else if (q->kop == HSM_KOP_FWD && most_occ > occupancy(h, pick, pick_block)) {
+    } else if (q->kop == HSM_KOP_FWD && most_occ > row_occupancy(h, pick, pick_block, cols)) {
         pick = most;
         pick_block = most_block;
-    } else if (occupancy(h, pick, pick_block) == 1) {
+    } else if (row_occupancy(h, pick, pick_block, cols) == 1) {
         pick = fullest;
         pick_block = fullest_block;
     }
@@ -557,7 +574,8 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     out->block = pick_block;
     out->group_width = 0;
     out->blocks_per_row = 1;
-    const int64_t resident = (int64_t)h->dev.num_cus * occupancy(h, pick, pick_block);
+    out->smem_bytes = row_stage_bytes(pick->k, cols);
+    const int64_t resident = (int64_t)h->dev.num_cus * row_occupancy(h, pick, pick_block, cols);
     out->grid = row_grid(q, rows, cols, pick_block, resident, 1);
     out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
                          cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
@@ -1140,6 +1158,11 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
 #define HSM_ROW_SHIFT_MIN_ROWS 16
 /* The columns a row has, at least, for ROW's fp32 _shift twins, on any number of rows (plan_peeled). */
 #define HSM_ROW_SHIFT_F32_MIN_COLS 10000
+/* The blocks a SM/CU the fp32 _stage kernels keep with their row in shared memory, at least, and the
+ * rows a resident block takes, at least, for the plan to give them a _shift twin's rows
+ * (plan_peeled). */
+#define HSM_ROW_STAGE_MIN_BLOCKS 2
+#define HSM_ROW_STAGE_MIN_ROWS 5
 
 /* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
  * on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows
@@ -1221,8 +1244,30 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                     : rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occupancy(h, out->ks, out->block);
             const hsm_kernel_state *t =
                 q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
-            if (t != NULL && occupancy(h, t, out->block) >= occupancy(h, out->ks, out->block))
+            /* fp32: the _stage kernel of the peeled kernel's chunk instead (y through shared memory, written
+             * from its own 16-byte boundary: hsm_row_stage_store) where, with its row in shared memory, it
+             * keeps the peeled kernel's blocks a SM, HSM_ROW_STAGE_MIN_BLOCKS or more, and the rows give each
+             * of them HSM_ROW_STAGE_MIN_ROWS or more, on 32-lane targets (measured there). H200, kernel time, x
+             * rows cols + 1 apart and y dense (or the reverse), against the _shift twin
+             * (bench/results/h200-2026-12-02-stage-kernels.md): 4096 rows of 10001-16381 columns 1.018-1.063x
+             * (within 4.5% of the dense rows, from 8%), 8192 x 12345 1.047x, 2048 x 12345 1.011-1.038x, 2112 x
+             * 10001 1.032-1.035x; fewer rows a resident block lost or tied (the barrier and the trip through
+             * shared memory in every block's latency, no other block's work beside it): 12345 columns (264
+             * resident blocks) 132-396 rows 0.924x, 528 0.966x, 1056 0.986-0.990x, 1584 1.008x; 10001 columns
+             * (396) 264 rows 0.929x, 528 0.988x, 1056 1.006x. A stand-alone kernel at one block a SM (30001
+             * columns) ran 0.83x the twin (bench/results/h200-2026-12-02-shift-stage.md). */
+            qt.peel = 3;
+            const hsm_kernel_state *g =
+                t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? twin_of(h, &qt, out->ks->k) : NULL;
+            const int occ = occupancy(h, out->ks, out->block);
+            if (g != NULL && occ >= HSM_ROW_STAGE_MIN_BLOCKS &&
+                rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ &&
+                row_occupancy(h, g, out->block, cols) >= occ) {
+                out->ks = g;
+                out->smem_bytes = row_stage_bytes(g->k, cols);
+            } else if (t != NULL && occupancy(h, t, out->block) >= occ) {
                 out->ks = t;
+            }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,
              * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257

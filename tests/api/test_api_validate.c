@@ -842,14 +842,19 @@ static void test_decode_held_plan(hipsoftmax_handle h, int warp)
  * rows (x stride cols + 1, y dense; plan.c's plan_peeled): fp32 rows of 10000 columns or more on any
  * number of rows, the twin being as resident as the peeled kernel on every target (their registers:
  * a twin that lost that on some target would show here); shorter fp32 rows, rows at the same offsets
- * (x dense too), the log-softmax and the forward with options never on a twin. */
-static void test_shift_plan(hipsoftmax_handle h)
+ * (x dense too), the log-softmax and the forward with options never on a twin. On 32-lane targets the
+ * _stage kernels (y through shared memory) take the twins' rows where the peeled kernel keeps two
+ * blocks a SM or more, they keep as many with the row's cols + 3 values of dynamic shared memory and
+ * the rows give each resident block five or more: 4096 rows of 12344-12345 columns (416 threads) on
+ * sm_80 and sm_90; not 128 rows of them, nor 30001 columns (960 threads, one block a SM). */
+static void test_shift_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         long long rows, cols;
-        int x_pad, shift; /* x_pad: x stride cols + 1, y dense, else both dense; shift: a twin expected */
-    } cases[] = {{4096, 12345, 1, 1}, {4096, 12344, 1, 1}, {128, 12345, 1, 1}, {4096, 30001, 1, 1},
-                 {8192, 5001, 1, 0},  {4096, 8001, 1, 0},  {4096, 12345, 0, 0}};
+        int x_pad, shift, stage; /* x_pad: x stride cols + 1, y dense, else both dense; shift: a twin
+                                    expected; stage: a _stage kernel on 32-lane targets */
+    } cases[] = {{4096, 12345, 1, 1, 1}, {4096, 12344, 1, 1, 1}, {128, 12345, 1, 1, 0}, {4096, 30001, 1, 1, 0},
+                 {8192, 5001, 1, 0, 0},  {4096, 8001, 1, 0, 0},  {4096, 12345, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 3; v++) { /* plain, log-softmax, scale */
             hipsoftmax_problem p;
@@ -861,11 +866,13 @@ static void test_shift_plan(hipsoftmax_handle h)
             if (v == 2)
                 p.scale = 0.5f;
             EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
-            const int is_shift = strstr(info.kernel, "_shift") != NULL;
-            const int want = v == 0 && cases[i].shift;
-            if (is_shift != want) {
-                fprintf(stderr, "fp32 %lldx%lld x stride %lld (%d): %s\n", cases[i].rows, cases[i].cols,
-                        (long long)p.x_row_stride, v, info.kernel);
+            const int is_shift = strstr(info.kernel, "_shift") != NULL, is_stage = strstr(info.kernel, "_stage") != NULL;
+            const int want_stage = v == 0 && cases[i].shift && cases[i].stage && warp == 32;
+            const int want_shift = v == 0 && cases[i].shift && !want_stage;
+            const long long smem = want_stage ? (cases[i].cols + 3) * 4 : 0;
+            if (is_shift != want_shift || is_stage != want_stage || ((is_shift || is_stage) && info.dynamic_smem != smem)) {
+                fprintf(stderr, "fp32 %lldx%lld x stride %lld (%d): %s, %d bytes of dynamic shared memory\n",
+                        cases[i].rows, cases[i].cols, (long long)p.x_row_stride, v, info.kernel, info.dynamic_smem);
                 failures++;
             }
         }
@@ -1291,7 +1298,7 @@ int main(void)
         test_sub_pack_plan(h, warp);
         test_block_a_row_plan(h);
         test_warp_once_grid(h);
-        test_shift_plan(h);
+        test_shift_plan(h, warp);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

@@ -1,4 +1,4 @@
-# Run as: python3 THIS NAME=LIB.so NAME=LIB.so ... -- CASE... from the repository root (CASE: M:N:XS:YS, an
+# Run as: python3 THIS NAME=LIB.so[@KERNEL] NAME=LIB.so ... -- CASE... from the repository root (CASE: M:N:XS:YS, an
 # fp32 M x N softmax with x's rows XS elements apart and y's YS). Each case: every library given (the
 # kernel its plan launches) and a copy of an M x N fp32 tensor, kernel time (bench/kernel_timer.py: three
 # rounds of 60 launches, each after the L2 flush, every provider on buffer sets in turn); the first
@@ -10,7 +10,14 @@ from hsm_ctypes import HipSoftmax
 from kernel_timer import buffer_sets, in_turn, rounds
 
 cut = sys.argv.index("--")
-libs = {k: HipSoftmax(p) for k, p in (a.split("=", 1) for a in sys.argv[1:cut])}
+# LIB@KERNEL: that library with the kernel forced (hipsoftmax_set_kernel).
+libs = {}
+for a in sys.argv[1:cut]:
+    k, p = a.split("=", 1)
+    p, _, kern = p.partition("@")
+    libs[k] = HipSoftmax(p)
+    if kern:
+        libs[k].check(libs[k].lib.hipsoftmax_set_kernel(libs[k].handle, kern.encode()))
 first = next(iter(libs))
 print(f"| case | {' | '.join(libs)} | copy | {' | '.join(f'{first} / {k}' for k in list(libs)[1:])} | "
       f"copy / {' | copy / '.join(libs)} | kernels |")

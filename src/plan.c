@@ -501,6 +501,41 @@ static int row_occupancy(const struct hipsoftmax_context *h, const hsm_kernel_st
     return occupancy_smem(h, s, block, dyn);
 }
 
+/* ROW's 16-bit plain forward (its peeled rows too) on 32-lane targets (plan_row): where the kernel
+ * picked leaves more than 1 / HSM_ROW_IDLE_DIV of its block's columns idle (rows just past what a
+ * block of a power-of-two chunk holds: 2056 columns took p64 on 64 threads, room for 4096), the
+ * kernel of a block no larger that leaves the fewest idle (of equals, the larger chunk). H200, kernel
+ * time, against the library before, same run (bench/results/h200-2026-12-02-row-idle.md): bf16 4096 x
+ * 2056 1.237x (p40; 75% -> 93% of a same-size copy, where 2048 columns run at 98%), 2304 1.144x, 2560
+ * 1.076x, 2568-2816 (p48) 1.048-1.055x, 4104 (p48) 1.029x, 16384 x 2056 1.028x; peeled rows 4096 x
+ * 2049 1.211x (x 2050 apart, y dense: 1.135x), 2561 (x 2562 apart) 1.088x, 3001 1.050x, 4097
+ * 1.008-1.019x; fp16 2056 1.241x, 4104 1.031x, 2049 (x 2050 apart) 1.128x; the rows it leaves alone
+ * 0.997-1.005x. Not measured: the log-softmax, 64-lane waves. */
+#define HSM_ROW_IDLE_DIV 4
+static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h, const hsm_req *q, int64_t cols,
+                                              int64_t min_block, const hsm_kernel_state *pick, int *pick_block)
+{
+    const int warp = h->dev.warp_size;
+    const int64_t room = (int64_t)*pick_block * pick->k->cols_per_thread;
+    if (HSM_ROW_IDLE_DIV * (room - cols) <= room)
+        return pick;
+    const hsm_kernel_state *best = pick;
+    int64_t best_idle = room - cols;
+    for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
+         s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
+        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
+        if (block > *pick_block || block < min_block || s->k->lanes != 0 || row_occupancy(h, s, (int)block, cols) == 0)
+            continue;
+        const int64_t idle = block * s->k->cols_per_thread - cols;
+        if (idle < best_idle || (idle == best_idle && s->k->cols_per_thread > best->k->cols_per_thread)) {
+            best = s;
+            best_idle = idle;
+            *pick_block = (int)block;
+        }
+    }
+    return best;
+}
+
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {
@@ -559,6 +594,8 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
             }
         }
     }
+    if (pick != NULL && h->forced_kernel[0] == '\0' && q->dt != HSM_F32 && q->kop == HSM_KOP_PLAIN && warp == 32)
+        pick = row_fewer_idle(h, q, cols, min_block, pick, &pick_block);
     if (pick == NULL) {
         pick = fallback;
         pick_block = fallback_block;

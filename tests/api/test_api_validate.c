@@ -576,6 +576,48 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* ROW's 16-bit plain forward on 32-lane targets where the chunk picked would leave more than a quarter
+ * of its block's columns idle (plan.c's row_fewer_idle): the chunk of a block no larger that leaves the
+ * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96; peeled rows too); the rows a
+ * power-of-two chunk fills as before (2048: v32, 3072 and 4096: p64); the log-softmax as before (its
+ * _log kernels of ROW, none of p40 or p48). 64-lane targets: no such case asserted. */
+static void test_row_idle_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long cols, x_pad;
+        int log;
+        const char *kernel; /* on 32-lane targets */
+        int block;
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 2056, 0, 0, "hsm_row_bf16_p40", 64},
+                 {HIPSOFTMAX_DTYPE_F16, 2560, 0, 0, "hsm_row_f16_p40", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 2816, 0, 0, "hsm_row_bf16_p48", 64},
+                 {HIPSOFTMAX_DTYPE_F16, 4104, 0, 0, "hsm_row_f16_p48", 96},
+                 {HIPSOFTMAX_DTYPE_BF16, 2049, 1, 0, "hsm_row_bf16_p40_peel", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 4097, 0, 0, "hsm_row_bf16_p48_peel", 96},
+                 {HIPSOFTMAX_DTYPE_BF16, 2048, 0, 0, "hsm_row_bf16_v32", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 3072, 0, 0, "hsm_row_bf16_p64", 64},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 0, 0, "hsm_row_f16_p64", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 2056, 0, 1, "hsm_row_bf16_p64_log", 64}};
+    if (warp != 32)
+        return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_problem p;
+        hipsoftmax_plan_info info = {.struct_size = sizeof info};
+        hipsoftmax_problem_init(&p, cases[i].dt, 4096, cases[i].cols);
+        p.x_row_stride = cases[i].cols + cases[i].x_pad;
+        if (cases[i].log)
+            p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+        if (strcmp(info.kernel, cases[i].kernel) != 0 || info.block != cases[i].block) {
+            fprintf(stderr, "4096x%lld (dtype %d, x stride %lld, log %d): %s, %d threads; want %s, %d\n", cases[i].cols,
+                    (int)cases[i].dt, (long long)p.x_row_stride, cases[i].log, info.kernel, info.block,
+                    cases[i].kernel, cases[i].block);
+            failures++;
+        }
+    }
+}
+
 /* WARP's 16-bit rows of at most 256 columns on 16 bytes where rows are many enough (262144: past
  * plan.c's fewer_lanes bound on every target): two packs a lane where one pack would take 16 lanes or
  * more; on the plain forward and log-softmax four where that takes fewer lane passes a row (80 and 192
@@ -1294,6 +1336,7 @@ int main(void)
         test_row_packed_bwd_plan(h, warp);
         test_fewer_lanes_plan(h, warp);
         test_row_alone_plan(h, warp);
+        test_row_idle_plan(h, warp);
         test_decode_held_plan(h, warp);
         test_sub_pack_plan(h, warp);
         test_block_a_row_plan(h);

@@ -468,22 +468,6 @@ static const hsm_kernel *forced_kernel(const struct hipsoftmax_context *h)
     return NULL;
 }
 
-/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads, or a
- * warp for fp32's plain forward and log-softmax on enough rows (below, in plan_row)
- * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
- * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
- * instead, the chunks between the powers of two included (the larger among equals): just past a row
- * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
- * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
- * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle
- * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run).
- * The forward with options instead takes the power-of-two chunk with the most blocks resident per
- * SM/CU, one row each, where that is more than the first choice's: its kernels hold 48-64 registers a
- * thread, so on short rows the resident rows bound it, and a causal bound halves the bytes each row
- * has in flight (H200, same run, 32 lanes of 32 values against 64 of 16: bf16 131072 x 1024 at scale
- * 1.13x, causal 1.23x, additive mask 1.15x, bool mask 1.21x, log-softmax 1.20x). The packed chunks
- * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.25x;
- * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x (an earlier run). */
 /* The dynamic shared memory of ROW's fp32 _stage kernels (peel 3: hsm_row_stage_store) for rows of
  * `cols`: the row's values, from up to three elements before y's first 16-byte boundary. */
 static size_t row_stage_bytes(const hsm_kernel *k, int64_t cols)
@@ -536,6 +520,24 @@ static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h
     return best;
 }
 
+/* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads, or a
+ * warp for fp32's plain forward and log-softmax on enough rows (below, in plan_row)
+ * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
+ * smallest chunk. Where that leaves one block per SM/CU, the chunk with the most resident threads
+ * instead, the chunks between the powers of two included (the larger among equals): just past a row
+ * a full block holds, the larger chunk gives one block of a few hundred threads (bf16 N=32776 on an
+ * H200, when that kernel took 60 registers and 544 threads fitted once per SM: 64%, 832 threads with
+ * 40 values each 69%, after 84% at N=32768). Elsewhere the in-between chunks would leave lanes idle
+ * (bf16 N=2048: 37 of 64 with 56 values each, 42% against 50% with 32, same run). On 32-lane
+ * targets the 16-bit plain forward's first choice gives way where it leaves more than a quarter of its
+ * block idle (row_fewer_idle: the chunk of a block no larger with the fewest idle columns).
+ * The forward with options instead takes the power-of-two chunk with the most blocks resident per
+ * SM/CU, one row each, where that is more than the first choice's: its kernels hold 48-64 registers a
+ * thread, so on short rows the resident rows bound it, and a causal bound halves the bytes each row
+ * has in flight (H200, same run, 32 lanes of 32 values against 64 of 16: bf16 131072 x 1024 at scale
+ * 1.13x, causal 1.23x, additive mask 1.15x, bool mask 1.21x, log-softmax 1.20x). The packed chunks
+ * count only for a causal row: fp16 262144 x 2048 causal, 32 lanes of 64 against 64 of 32, 1.25x;
+ * at scale alone 0.98x, bf16 4096 x 2048 log-softmax 0.93x (an earlier run). */
 static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows,
                                   int64_t cols, hsm_plan *out)
 {

@@ -423,6 +423,12 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
+/* ROW's block for rows of `cols` on kernel k: the threads that hold them, in whole warps. */
+static int64_t row_block(const struct hipsoftmax_context *h, const hsm_kernel *k, int64_t cols)
+{
+    return ceil_div(ceil_div(cols, k->cols_per_thread), h->dev.warp_size) * h->dev.warp_size;
+}
+
 /* ROW's packed backward (hip/softmax_row.hip's hsm_row_packed_bwd_body) for the plain backward: the
  * first kernel, in ascending chunk, whose block holds the row (the least C a block of at most
  * HSM_ROW_PACKED_BWD_BLOCK threads allows: more loads in flight a thread where a row needs them, and
@@ -434,7 +440,7 @@ static hipsoftmax_status plan_row_packed(const struct hipsoftmax_context *h, con
     const int warp = h->dev.warp_size;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
-        int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
+        int64_t block = row_block(h, s->k, cols);
         if (s->k->lanes == 0 || block > s->k->max_block)
             continue;
         if (s->k->lanes == 2) { /* a forced one takes any row its block holds: the tests' partial rows */
@@ -485,6 +491,14 @@ static int row_occupancy(const struct hipsoftmax_context *h, const hsm_kernel_st
     return occupancy_smem(h, s, block, dyn);
 }
 
+/* plan_row's candidates: kernel s's block for rows of `cols` (row_block) and its resident blocks
+ * (row_occupancy), 0 where its bound or kind leaves it out (the packed backward: plan_row_packed). */
+static int row_candidate(const struct hipsoftmax_context *h, const hsm_kernel_state *s, int64_t cols, int64_t *block)
+{
+    *block = row_block(h, s->k, cols);
+    return *block > s->k->max_block || s->k->lanes != 0 ? 0 : row_occupancy(h, s, (int)*block, cols);
+}
+
 /* ROW's 16-bit plain forward (its peeled rows too) on 32-lane targets (plan_row): where the kernel
  * picked leaves more than 1 / HSM_ROW_IDLE_DIV of its block's columns idle (rows just past what a
  * block of a power-of-two chunk holds: 2056 columns took p64 on 64 threads, room for 4096), the
@@ -499,7 +513,6 @@ static int row_occupancy(const struct hipsoftmax_context *h, const hsm_kernel_st
 static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h, const hsm_req *q, int64_t cols,
                                               int64_t min_block, const hsm_kernel_state *pick, int *pick_block)
 {
-    const int warp = h->dev.warp_size;
     const int64_t room = (int64_t)*pick_block * pick->k->cols_per_thread;
     if (HSM_ROW_IDLE_DIV * (room - cols) <= room)
         return pick;
@@ -507,8 +520,8 @@ static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h
     int64_t best_idle = room - cols;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
-        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        if (block > *pick_block || block < min_block || s->k->lanes != 0 || row_occupancy(h, s, (int)block, cols) == 0)
+        int64_t block;
+        if (row_candidate(h, s, cols, &block) == 0 || block > *pick_block || block < min_block)
             continue;
         const int64_t idle = block * s->k->cols_per_thread - cols;
         if (idle < best_idle || (idle == best_idle && s->k->cols_per_thread > best->k->cols_per_thread)) {
@@ -565,8 +578,8 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
     int64_t fullest_threads = 0;
     for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, q); s != NULL;
          s = next_kernel(h, s, HSM_FAMILY_ROW, q)) {
-        const int64_t block = ceil_div(ceil_div(cols, s->k->cols_per_thread), warp) * warp;
-        const int occ = block > s->k->max_block || s->k->lanes != 0 ? 0 : row_occupancy(h, s, (int)block, cols);
+        int64_t block;
+        const int occ = row_candidate(h, s, cols, &block);
         if (occ == 0)
             continue;
         /* Power-of-two chunks are the first choice; a kernel forced by hipsoftmax_set_kernel is the

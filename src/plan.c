@@ -1208,6 +1208,10 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
 /* The rows a resident block would take, at least, for ROW's 16-bit _shift twins (plan_peeled):
  * counted against the blocks the SMs hold at once, whatever the grid. */
 #define HSM_ROW_SHIFT_MIN_ROWS 16
+/* The values a thread holds, at most, in ROW's 16-bit _shift twins that plan_peeled gives any rows
+ * on 32-lane targets where the peeled kernel keeps two blocks a SM or more: p40's and p48's twins
+ * hold them without spilling (64 registers, sm_90), p56's and p64's spill 16-28 bytes. */
+#define HSM_ROW_SHIFT16_FREE_CHUNK 48
 /* The columns a row has, at least, for ROW's fp32 _shift twins, on any number of rows (plan_peeled). */
 #define HSM_ROW_SHIFT_F32_MIN_COLS 10000
 /* The blocks a SM/CU the fp32 _stage kernels keep with their row in shared memory, at least, and the
@@ -1279,7 +1283,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                    plan_row(h, &qv, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS) {
             /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of the
              * peeled kernel (16-byte stores as well as loads) where it is as resident and
-             *   16-bit (packed kernels): each block has HSM_ROW_SHIFT_MIN_ROWS rows or more. H100, x
+             *   16-bit (packed kernels): each block has HSM_ROW_SHIFT_MIN_ROWS rows or more (on 32-lane
+             *   targets only where the peeled kernel keeps one block a SM; where it keeps more, p40's
+             *   and p48's twins at two blocks a SM or more: below). H100, x
              *   stride cols + 1, y dense, against the peeled kernel: 4096 rows of 40001-65521 columns
              *   1.07-1.16x; 50257 columns, 132 blocks, 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132
              *   0.80-0.91x (bench/results/h100-2026-11-26-shift.md);
@@ -1290,10 +1296,22 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              *   (bench/results/h200-2026-11-29-row-shift-f32.md). */
             hsm_req qt = qv;
             qt.peel = 2;
+            const int occ = occupancy(h, out->ks, out->block);
+            /* 16-bit on 32-lane targets, H200, x rows cols + 1 apart and y dense (or the reverse), each
+             * forced against the peeled kernel (bench/results/h200-2026-12-02-shift16-rows.md): where
+             * the peeled kernel keeps two blocks a SM or more, p40's and p48's twins (which keep 10-16
+             * blocks of 64-96 threads a SM where the peeled kernels keep 13-20) ran 1.005-1.18x on
+             * 264-16384 rows of 2049-4097 columns (4096 rows 1.05-1.14x), where p64's (which spill) ran
+             * 0.95-0.99x on 4096-16384 rows of 5121-12345 columns and 0.90-0.92x of 20001-30001 (three
+             * and two blocks a SM), which the rule of rows alone had given them from 6336 and 4224 rows;
+             * where it keeps one, the rule of rows (p56's at 50257 columns, 1056-16384 rows, 1.01-1.07x;
+             * p64's forced at 40001, 4096-16384 rows, 1.03-1.04x). Elsewhere the rule of rows, as
+             * measured on the H100. */
+            const int free16 = h->dev.warp_size == 32 && q->dt != HSM_F32 && occ >= 2;
             const int shift_ok =
-                q->dt == HSM_F32
-                    ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
-                    : rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occupancy(h, out->ks, out->block);
+                q->dt == HSM_F32 ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
+                : free16         ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK
+                                 : rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occ;
             const hsm_kernel_state *t =
                 q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
             /* fp32: the _stage kernel of the peeled kernel's chunk instead (y through shared memory, written
@@ -1311,14 +1329,15 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             qt.peel = 3;
             const hsm_kernel_state *g =
                 t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? twin_of(h, &qt, out->ks->k) : NULL;
-            const int occ = occupancy(h, out->ks, out->block);
             if (g != NULL && occ >= HSM_ROW_STAGE_MIN_BLOCKS &&
                 rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ &&
                 row_occupancy(h, g, out->block, cols) >= occ) {
                 out->ks = g;
                 out->smem_bytes = row_stage_bytes(g->k, cols);
-            } else if (t != NULL && occupancy(h, t, out->block) >= occ) {
-                out->ks = t;
+            } else if (t != NULL) {
+                const int tocc = occupancy(h, t, out->block);
+                if (tocc >= occ || (free16 && tocc >= 2))
+                    out->ks = t;
             }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,

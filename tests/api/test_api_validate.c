@@ -578,7 +578,8 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
 
 /* ROW's 16-bit plain forward on 32-lane targets where the chunk picked would leave more than a quarter
  * of its block's columns idle (plan.c's row_fewer_idle): the chunk of a block no larger that leaves the
- * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96; peeled rows too); the rows a
+ * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96; peeled rows too, and with x
+ * and y at different offsets the chunk's _shift twin, test_shift16_plan); the rows a
  * power-of-two chunk fills as before (2048: v32, 3072 and 4096: p64); the log-softmax as before (its
  * _log kernels of ROW, none of p40 or p48). 64-lane targets: no such case asserted. */
 static void test_row_idle_plan(hipsoftmax_handle h, int warp)
@@ -593,7 +594,7 @@ static void test_row_idle_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 2560, 0, 0, "hsm_row_f16_p40", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 2816, 0, 0, "hsm_row_bf16_p48", 64},
                  {HIPSOFTMAX_DTYPE_F16, 4104, 0, 0, "hsm_row_f16_p48", 96},
-                 {HIPSOFTMAX_DTYPE_BF16, 2049, 1, 0, "hsm_row_bf16_p40_peel", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 2049, 1, 0, "hsm_row_bf16_p40_shift", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 4097, 0, 0, "hsm_row_bf16_p48_peel", 96},
                  {HIPSOFTMAX_DTYPE_BF16, 2048, 0, 0, "hsm_row_bf16_v32", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 3072, 0, 0, "hsm_row_bf16_p64", 64},
@@ -915,6 +916,44 @@ static void test_shift_plan(hipsoftmax_handle h, int warp)
             if (is_shift != want_shift || is_stage != want_stage || ((is_shift || is_stage) && info.dynamic_smem != smem)) {
                 fprintf(stderr, "fp32 %lldx%lld x stride %lld (%d): %s, %d bytes of dynamic shared memory\n",
                         cases[i].rows, cases[i].cols, (long long)p.x_row_stride, v, info.kernel, info.dynamic_smem);
+                failures++;
+            }
+        }
+    }
+}
+
+/* ROW's 16-bit _shift twins (plan.c's plan_peeled), x rows cols + 1 apart and y dense or the reverse,
+ * on 32-lane targets: where the peeled kernel keeps two blocks a SM or more, the twins of p40 and p48
+ * (2049-4097 columns: 64-96 threads) on any number of rows, never p64's (5121-30001 columns, whose
+ * twin spills); where it keeps one (50257 columns), the twin on HSM_ROW_SHIFT_MIN_ROWS (16) rows a SM
+ * or more (4096 rows, not 264). Rows at the same offsets and the log-softmax: never a twin. */
+static void test_shift16_plan(hipsoftmax_handle h, int warp)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+        int pad, shift; /* pad: 1 x stride cols + 1, 2 y stride cols + 1, 0 both dense */
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 1, 1},   {HIPSOFTMAX_DTYPE_F16, 4096, 2049, 2, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 264, 3001, 1, 1},     {HIPSOFTMAX_DTYPE_BF16, 8, 4097, 2, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 16384, 4097, 1, 1},  {HIPSOFTMAX_DTYPE_BF16, 4096, 12345, 1, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 16384, 20001, 1, 0}, {HIPSOFTMAX_DTYPE_F16, 65536, 30001, 2, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 50257, 1, 1},  {HIPSOFTMAX_DTYPE_BF16, 264, 50257, 1, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int v = 0; v < 2; v++) { /* plain, log-softmax */
+            hipsoftmax_problem p;
+            hipsoftmax_plan_info info = {.struct_size = sizeof info};
+            hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+            p.x_row_stride = cases[i].cols + (cases[i].pad == 1);
+            p.y_row_stride = cases[i].cols + (cases[i].pad == 2);
+            if (v == 1)
+                p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+            EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
+            const int is_shift = strstr(info.kernel, "_shift") != NULL;
+            if ((v == 1 || cases[i].pad == 0) ? is_shift : (warp == 32 && is_shift != cases[i].shift)) {
+                fprintf(stderr, "dtype %d %lldx%lld x stride %lld y stride %lld (%d): %s\n", (int)cases[i].dt,
+                        cases[i].rows, cases[i].cols, (long long)p.x_row_stride, (long long)p.y_row_stride, v,
+                        info.kernel);
                 failures++;
             }
         }
@@ -1342,6 +1381,7 @@ int main(void)
         test_block_a_row_plan(h);
         test_warp_once_grid(h);
         test_shift_plan(h, warp);
+        test_shift16_plan(h, warp);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

@@ -533,6 +533,23 @@ static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h
     return best;
 }
 
+/* ROW's plan of kernel s on blocks of `block` threads: a block a row (no groups), its dynamic shared
+ * memory, the grid (row_grid) and how far ahead its rows' lines are asked for (HSM_ROW_AHEAD_DIV). */
+static void row_layout(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols,
+                       const hsm_kernel_state *s, int block, hsm_plan *out)
+{
+    out->ks = s;
+    out->block = block;
+    out->group_width = 0;
+    out->blocks_per_row = 1;
+    out->smem_bytes = row_stage_bytes(s->k, cols);
+    const int64_t resident = (int64_t)h->dev.num_cus * row_occupancy(h, s, block, cols);
+    out->grid = row_grid(q, rows, cols, block, resident, 1);
+    out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
+                         cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
+                     ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
+}
+
 /* ROW: the largest power-of-two per-thread chunk whose block still has HSM_ROW_MIN_BLOCK threads, or a
  * warp for fp32's plain forward and log-softmax on enough rows (below, in plan_row)
  * (more bytes in flight per thread, fewer threads to reduce over); for rows too short for that, the
@@ -622,16 +639,7 @@ static hipsoftmax_status plan_row(const struct hipsoftmax_context *h, const hsm_
         pick_block = fullest_block;
     }
     HSM_RETURN_IF(pick == NULL, HIPSOFTMAX_STATUS_NOT_SUPPORTED);
-    out->ks = pick;
-    out->block = pick_block;
-    out->group_width = 0;
-    out->blocks_per_row = 1;
-    out->smem_bytes = row_stage_bytes(pick->k, cols);
-    const int64_t resident = (int64_t)h->dev.num_cus * row_occupancy(h, pick, pick_block, cols);
-    out->grid = row_grid(q, rows, cols, pick_block, resident, 1);
-    out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
-                         cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
-                     ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
+    row_layout(h, q, rows, cols, pick, pick_block, out);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
 
@@ -1212,6 +1220,9 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
  * on 32-lane targets where the peeled kernel keeps two blocks a SM or more: p40's and p48's twins
  * hold them without spilling (64 registers, sm_90), p56's and p64's spill 16-28 bytes. */
 #define HSM_ROW_SHIFT16_FREE_CHUNK 48
+/* The threads a block of those twins has, at most, where plan_peeled gives one of them rows the peeled
+ * kernel's chunk (more than HSM_ROW_SHIFT16_FREE_CHUNK values a thread) would hold. */
+#define HSM_ROW_SHIFT16_MAX_BLOCK 192
 /* The columns a row has, at least, for ROW's fp32 _shift twins, on any number of rows (plan_peeled). */
 #define HSM_ROW_SHIFT_F32_MIN_COLS 10000
 /* The blocks a SM/CU the fp32 _stage kernels keep with their row in shared memory, at least, and the
@@ -1338,6 +1349,35 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 const int tocc = occupancy(h, t, out->block);
                 if (tocc >= occ || (free16 && tocc >= 2))
                     out->ks = t;
+            } else if (free16 && q->kop == HSM_KOP_PLAIN && !q->same_offset && h->forced_kernel[0] == '\0' &&
+                       out->ks->k->cols_per_thread > HSM_ROW_SHIFT16_FREE_CHUNK) {
+                /* The peeled kernel's chunk holds more than HSM_ROW_SHIFT16_FREE_CHUNK values a thread
+                 * (p56, p64: their twins spill): the twin of p40 or p48 instead, of the smaller block
+                 * (of equals, the smaller chunk: fewer idle columns), where that block has
+                 * HSM_ROW_SHIFT16_MAX_BLOCK threads or fewer and two of them fit a SM. H200, kernel
+                 * time, x rows cols + 1 apart (or y's), against the library before, same run
+                 * (bench/results/h200-2026-12-02-shift16-rows.md, command 5): 3073-9216 columns on
+                 * 8-16384 rows 0.973-1.275x (4096 rows 1.013-1.144x; 16384 0.973-1.024x, the loss at
+                 * 3073; 1056 x 7931 0.973x); forced (commands 2-3), p48's on 288 threads at 12345
+                 * columns 0.94-1.01x. */
+                hsm_req q2 = qv;
+                q2.peel = 2;
+                const hsm_kernel_state *best = NULL;
+                int64_t best_block = 0;
+                for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, &q2); s != NULL;
+                     s = next_kernel(h, s, HSM_FAMILY_ROW, &q2)) {
+                    int64_t block;
+                    if (s->k->cols_per_thread > HSM_ROW_SHIFT16_FREE_CHUNK || row_candidate(h, s, cols, &block) < 2 ||
+                        block > HSM_ROW_SHIFT16_MAX_BLOCK)
+                        continue;
+                    if (best == NULL || block < best_block ||
+                        (block == best_block && s->k->cols_per_thread < best->k->cols_per_thread)) {
+                        best = s;
+                        best_block = block;
+                    }
+                }
+                if (best != NULL)
+                    row_layout(h, &qv, rows, cols, best, (int)best_block, out);
             }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,

@@ -1054,23 +1054,27 @@ HSM_ROW_PEEL_LOG_SET(bf16, hsm_bf16)
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p56_peel, T, 56, 56)                               \
     HSM_ROW_PACKED_PEEL_KERNEL(hsm_row_##SFX##_p64_peel, T, 64, 56)
 #define HSM_ROW_PEEL_ENTRY(NAME, DT, VEC, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, VEC, C, 1)
-/* The packed peeled kernels' _shift twins (hsm_row_packed_body's S; hsm_kernel's peel 2): the plan
- * gives them the rows whose y lies at another offset from 16 bytes than x where a twin is as resident
- * as the kernel it replaces (rows a block per SM holds) and each block has 16 rows or more
- * (plan_peeled). */
+/* The packed peeled kernels' _shift twins (hsm_row_packed_body's S; hsm_kernel's peel 2), and p32's,
+ * the twin of the v32 peeled kernel (which holds its values as floats): the plan gives them rows whose
+ * y lies at another offset from 16 bytes than x, by the blocks a SM the peeled kernel keeps, the
+ * chunk, the rows and the idle columns (plan_peeled says which and why). p16's lost to the v16 peeled
+ * kernel on every row measured, 0.77-1.01x (bench/results/h200-2026-12-02-shift16-rows.md, command
+ * 6): none. */
 #define HSM_ROW_SHIFT_KERNEL(NAME, T, C)                                                               \
     extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
     {                                                                                                 \
         hsm_row_packed_body<T, C, true, true>(a);                                                     \
     }
 #define HSM_ROW_SHIFT_SET(SFX, T)                                                                     \
+    HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p32_shift, T, 32)                                            \
     HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p40_shift, T, 40)                                            \
     HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p48_shift, T, 48)                                            \
     HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p56_shift, T, 56)                                            \
     HSM_ROW_SHIFT_KERNEL(hsm_row_##SFX##_p64_shift, T, 64)
 #define HSM_ROW_SHIFT_ENTRY(NAME, DT, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, 8, C, 2)
 #define HSM_ROW_SHIFT_SET_ENTRIES(SFX, DT)                                                            \
-    HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p40_shift, DT, 40), HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p48_shift, DT, 48), \
+    HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p32_shift, DT, 32),                                           \
+        HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p40_shift, DT, 40), HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p48_shift, DT, 48), \
         HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p56_shift, DT, 56),                                       \
         HSM_ROW_SHIFT_ENTRY(hsm_row_##SFX##_p64_shift, DT, 64)
 #define HSM_ROW_PEEL_SET_ENTRIES(SFX, DT)                                                             \

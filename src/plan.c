@@ -1319,10 +1319,20 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * p64's forced at 40001, 4096-16384 rows, 1.03-1.04x). Elsewhere the rule of rows, as
              * measured on the H100. */
             const int free16 = h->dev.warp_size == 32 && q->dt != HSM_F32 && occ >= 2;
-            const int shift_ok =
-                q->dt == HSM_F32 ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
-                : free16         ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK
-                                 : rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occ;
+            /* p32's twin (packed) in place of the v32 peeled kernel (floats), free16's only: where the
+             * block leaves at most 1 / HSM_ROW_IDLE_DIV of its columns idle and the rows fill every
+             * resident block once. H200, against the library before, same run (same file, command 6),
+             * 64 threads: bf16 4096 x 1537-2047 1.06-1.14x (x or y cols + 1 apart), 16384 rows
+             * 1.01-1.03x; lost at 1025-1279 columns (half the block idle: 4096 rows 0.91-0.94x) and on
+             * 1056 rows (less than a wave: 0.96-0.99x), level on 8-264. */
+            const int64_t room = (int64_t)out->block * out->ks->k->cols_per_thread;
+            const int raw_ok = holds_raw(out->ks->k) || (HSM_ROW_IDLE_DIV * (room - cols) <= room &&
+                                                         rows >= (int64_t)h->dev.num_cus * occ);
+            /* The rule of rows: the packed peeled kernels' twins alone (p40-p64), not p32's. */
+            const int by_rows = holds_raw(out->ks->k) && rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occ;
+            const int shift_ok = q->dt == HSM_F32 ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
+                                 : free16 ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK && raw_ok
+                                          : by_rows;
             const hsm_kernel_state *t =
                 q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
             /* fp32: the _stage kernel of the peeled kernel's chunk instead (y through shared memory, written

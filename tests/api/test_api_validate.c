@@ -927,8 +927,10 @@ static void test_shift_plan(hipsoftmax_handle h, int warp)
  * on any number of rows (2049-4097 columns: the peeled kernel's chunk; 3585 and 8193: in place of
  * p64's, on 96 and 192 threads), never p64's (whose twin spills: 9300 columns, where p48's would take
  * 224 threads, and 12345-30001 keep the peeled kernel); where it keeps one (50257 columns), the twin
- * on HSM_ROW_SHIFT_MIN_ROWS (16) rows a SM or more (4096 rows, not 264). Rows at the same offsets and
- * the log-softmax: never a twin. */
+ * on HSM_ROW_SHIFT_MIN_ROWS (16) rows a SM or more (4096 rows, not 264). p32's twin in place of the
+ * v32 peeled kernel where the block leaves a quarter of its columns idle or fewer and the rows fill
+ * every resident block (1793 and 2047 columns on 4096 and 16384 rows; not 1025, half idle, nor 1056
+ * rows); v16's has none (769). Rows at the same offsets and the log-softmax: never a twin. */
 static void test_shift16_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
@@ -941,7 +943,10 @@ static void test_shift16_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_BF16, 16384, 20001, 1, 0}, {HIPSOFTMAX_DTYPE_F16, 65536, 30001, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 50257, 1, 1},  {HIPSOFTMAX_DTYPE_BF16, 264, 50257, 1, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 3585, 1, 1},   {HIPSOFTMAX_DTYPE_F16, 16384, 8193, 2, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 9300, 1, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 0, 0}};
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 9300, 1, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1793, 1, 1},   {HIPSOFTMAX_DTYPE_F16, 16384, 2047, 2, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 4096, 1025, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 1056, 1793, 2, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 769, 1, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 2; v++) { /* plain, log-softmax */
             hipsoftmax_problem p;

@@ -1295,8 +1295,8 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             /* A plain forward whose y rows lie at other offsets than its x rows: the _shift twin of the
              * peeled kernel (16-byte stores as well as loads) where it is as resident and
              *   16-bit (packed kernels): each block has HSM_ROW_SHIFT_MIN_ROWS rows or more (on 32-lane
-             *   targets only where the peeled kernel keeps one block a SM; where it keeps more, p40's
-             *   and p48's twins at two blocks a SM or more: below). H100, x
+             *   targets only where the peeled kernel keeps one block a SM; where it keeps more, the
+             *   twins of p32-p48, which do not spill: below). H100, x
              *   stride cols + 1, y dense, against the peeled kernel: 4096 rows of 40001-65521 columns
              *   1.07-1.16x; 50257 columns, 132 blocks, 2112 rows 1.05x, 1056 0.99x, 528 0.95x, 132
              *   0.80-0.91x (bench/results/h100-2026-11-26-shift.md);
@@ -1326,12 +1326,12 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * 1.01-1.03x; lost at 1025-1279 columns (half the block idle: 4096 rows 0.91-0.94x) and on
              * 1056 rows (less than a wave: 0.96-0.99x), level on 8-264. */
             const int64_t room = (int64_t)out->block * out->ks->k->cols_per_thread;
-            const int raw_ok = holds_raw(out->ks->k) || (HSM_ROW_IDLE_DIV * (room - cols) <= room &&
+            const int p32_ok = holds_raw(out->ks->k) || (HSM_ROW_IDLE_DIV * (room - cols) <= room &&
                                                          rows >= (int64_t)h->dev.num_cus * occ);
             /* The rule of rows: the packed peeled kernels' twins alone (p40-p64), not p32's. */
             const int by_rows = holds_raw(out->ks->k) && rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occ;
             const int shift_ok = q->dt == HSM_F32 ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
-                                 : free16 ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK && raw_ok
+                                 : free16 ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK && p32_ok
                                           : by_rows;
             const hsm_kernel_state *t =
                 q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;

@@ -130,9 +130,10 @@ struct hsm_kernel {
                                       options, of the backward in ROW, SPLIT and ONLINE:
                                       hsm_peel_col); the plan gives it the rows that are not on
                                       16 bytes, the plain kernels those that are. 2: ROW's _shift
-                                      twins of its packed peeled kernels and of its fp32 ones, for
-                                      rows whose y lies at another offset than x; 3: ROW's fp32
-                                      _stage kernels, the same rows, y through shared memory */
+                                      twins of its packed peeled kernels, of its 16-bit v32 one (p32)
+                                      and of its fp32 ones, for rows whose y lies at another offset
+                                      than x; 3: ROW's fp32 _stage kernels, the same rows, y
+                                      through shared memory */
     int flat;                      /* WARP's staged plain forward (_flat): dense rows at any offset,
                                       copied through shared memory a span of flat_rows rows at a time;
                                       its group width, built in (else 0) */

@@ -1333,8 +1333,8 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             const int shift_ok = q->dt == HSM_F32 ? cols >= HSM_ROW_SHIFT_F32_MIN_COLS
                                  : free16 ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK && p32_ok
                                           : by_rows;
-            const hsm_kernel_state *t =
-                q->kop == HSM_KOP_PLAIN && !q->same_offset && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
+            const int offsets_differ = q->kop == HSM_KOP_PLAIN && !q->same_offset;
+            const hsm_kernel_state *t = offsets_differ && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
             /* fp32: the _stage kernel of the peeled kernel's chunk instead (y through shared memory, written
              * from its own 16-byte boundary: hsm_row_stage_store) where, with its row in shared memory, it
              * keeps the peeled kernel's blocks a SM, HSM_ROW_STAGE_MIN_BLOCKS or more, and the rows give each
@@ -1347,9 +1347,10 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * resident blocks) 132-396 rows 0.924x, 528 0.966x, 1056 0.986-0.990x, 1584 1.008x; 10001 columns
              * (396) 264 rows 0.929x, 528 0.988x, 1056 1.006x. A stand-alone kernel at one block a SM (30001
              * columns) ran 0.83x the twin (bench/results/h200-2026-12-02-shift-stage.md). */
-            qt.peel = 3;
+            hsm_req qg = qt;
+            qg.peel = 3;
             const hsm_kernel_state *g =
-                t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? twin_of(h, &qt, out->ks->k) : NULL;
+                t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? twin_of(h, &qg, out->ks->k) : NULL;
             if (g != NULL && occ >= HSM_ROW_STAGE_MIN_BLOCKS &&
                 rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ &&
                 row_occupancy(h, g, out->block, cols) >= occ) {
@@ -1359,7 +1360,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 const int tocc = occupancy(h, t, out->block);
                 if (tocc >= occ || (free16 && tocc >= 2))
                     out->ks = t;
-            } else if (free16 && q->kop == HSM_KOP_PLAIN && !q->same_offset && h->forced_kernel[0] == '\0' &&
+            } else if (free16 && offsets_differ && h->forced_kernel[0] == '\0' &&
                        out->ks->k->cols_per_thread > HSM_ROW_SHIFT16_FREE_CHUNK) {
                 /* The peeled kernel's chunk holds more than HSM_ROW_SHIFT16_FREE_CHUNK values a thread
                  * (p56, p64: their twins spill): the twin of p40 or p48 instead, of the smaller block
@@ -1370,12 +1371,10 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                  * 8-16384 rows 0.973-1.275x (4096 rows 1.013-1.144x; 16384 0.973-1.024x, the loss at
                  * 3073; 1056 x 7931 0.973x); forced (commands 2-3), p48's on 288 threads at 12345
                  * columns 0.94-1.01x. */
-                hsm_req q2 = qv;
-                q2.peel = 2;
                 const hsm_kernel_state *best = NULL;
                 int64_t best_block = 0;
-                for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, &q2); s != NULL;
-                     s = next_kernel(h, s, HSM_FAMILY_ROW, &q2)) {
+                for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, &qt); s != NULL;
+                     s = next_kernel(h, s, HSM_FAMILY_ROW, &qt)) {
                     int64_t block;
                     if (s->k->cols_per_thread > HSM_ROW_SHIFT16_FREE_CHUNK || row_candidate(h, s, cols, &block) < 2 ||
                         block > HSM_ROW_SHIFT16_MAX_BLOCK)

@@ -151,9 +151,10 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
                    : !load_words    ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap)
                    : shift % 4 == 0 ? hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 1)
                                     : hsm_chunk_load<T, VEC, C>(xr, -lead, bound, threadIdx.x, blockDim.x, v, wrap, 2);
+        /* P: this thread's edge column (hsm_peel_col), read here and written after the sum. */
+        const int ec = P ? hsm_peel_col<VEC>(lead, a.cols) : -1;
         float ev = HSM_NEG_INF;
         if constexpr (P) {
-            const int ec = hsm_peel_col<VEC>(lead, a.cols);
             if (ec >= 0)
                 ev = hsm_to_float(xr[ec]);
             lm = hsm_max(lm, ev);
@@ -178,7 +179,6 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
             hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f, wrap,
                                        store_elems);
             if constexpr (P) {
-                const int ec = hsm_peel_col<VEC>(lead, a.cols);
                 if (ec >= 0)
                     y[row * a.y_stride + ec] = hsm_from_float<T>((ev - m) - lns);
             }
@@ -213,13 +213,12 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
             } else if (G && store_elems) {
                 /* Columns in 32 bits: a block holds at most 1024 x 32 of them. */
                 hsm_row_stage_store<C>((float *)(y + row * a.y_stride), -lead, (int)bound, v, 1.0f / s, (int)wrap,
-                                       (int)a.cols, hsm_peel_col<VEC>(lead, a.cols), ev * (1.0f / s));
+                                       (int)a.cols, ec, ev * (1.0f / s));
             } else {
                 hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f / s,
                                            wrap, store_elems);
             }
             if constexpr (P) {
-                const int ec = hsm_peel_col<VEC>(lead, a.cols);
                 if (ec >= 0 && !(G && store_elems)) /* the staged store wrote it */
                     y[row * a.y_stride + ec] = hsm_from_float<T>(ev * (1.0f / s));
             }
@@ -341,6 +340,9 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
         float lm = hsm_words_max<T, 4 * NP>(w);
         float ev = HSM_NEG_INF;
         if constexpr (P) {
+            /* This thread's edge column (hsm_peel_col), asked for again where it is written: held
+             * across the row's barriers it cost p56's _shift twin 28 bytes of spill against 16 (ptxas,
+             * sm_90). */
             const int ec = hsm_peel_col<8>(lead, a.cols);
             if (ec >= 0)
                 ev = hsm_to_float(xrow[ec]);

@@ -1,8 +1,8 @@
 /* plan.c: which kernel family and launch geometry serve a problem on this handle's device. The grid of
  * every family comes from the exact occupancy model (arch/) applied to the metadata of the kernel
  * that will run (but ROW's, ONLINE's backward's and CHANNEL's on large problems: a block a row or
- * tile, HSM_BLOCK_A_ROW_MIN_BYTES); plans are cached per (dtype, alignment, line alignment, forced family,
- * rows, cols). */
+ * tile, HSM_BLOCK_A_ROW_MIN_BYTES and HSM_ROW_PLAIN_A_ROW_MIN_BYTES); plans are cached per (dtype,
+ * alignment, line alignment, forced family, rows, cols). */
 #include <stdint.h>
 #include <string.h>
 
@@ -118,6 +118,21 @@
  * (h100-2026-11-27-tries.md part 7), so those stay resident.
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
+/* ROW's plain forward and log-softmax launch a block a row where x has more than this many bytes and
+ * its rows HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES or more: H200, kernel time, against the resident grid,
+ * same run (bench/results/h200-2026-12-02-row-grid.md): 17-33 MB of x 1.01-1.11x (bf16 4096 x 3072
+ * 1.072x, 4096 x 3584 1.108x, 4096 x 4095 with x's rows 4096 apart 1.094x, 2048 x 8000 1.082x; fp32
+ * 2048 x 4000 1.024x, 1024 x 7018 with x's rows 7019 apart 1.055x; log-softmax 1.011-1.045x), where
+ * at 16 MiB exactly (bf16 8192 x 1024 0.981x, 1024 x 8192 0.991x, 4096 x 2048 0.997x) and on rows of
+ * 2.2 KB (bf16 8192 x 1100, 18 MB: 0.982x) it lost; under 16 MiB mixed (bf16 4096 x 1536, 12.6 MB,
+ * 0.976x), so those stay resident. The forward with options, the backward, CHANNEL and 64-lane
+ * targets keep HSM_BLOCK_A_ROW_MIN_BYTES (not measured below it; no AMD GPU here). */
+#define HSM_ROW_PLAIN_A_ROW_MIN_BYTES (((int64_t)16 << 20) + 1)
+#define HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES 3072
+/* fp32's plain rows that WARP's _v8 takes (plan_compute), under this size of x: measured against ROW's
+ * resident grid up to 32 MiB, and against ROW's block a row at 16 MiB, 4096 x 1024, where it still
+ * ran 1.017x (bench/results/h200-2026-12-02-row-grid.md). */
+#define HSM_WARP_F32_MAX_BYTES ((int64_t)32 << 20)
 
 /* ROW's plain forward (softmax and log-softmax) launched a block a row, on rows of 32 KiB or more,
  * asks L2 for the row resident / HSM_ROW_AHEAD_DIV visits after each of its own (hsm_launch's
@@ -152,32 +167,40 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 /* The grid of a family whose blocks loop over units of work gridDim.x apart (ROW's and ONLINE's rows,
- * CHANNEL's tiles): a block a unit where the input is `bytes`, HSM_BLOCK_A_ROW_MIN_BYTES or more, its
+ * CHANNEL's tiles): a block a unit where the input is `bytes`, `min_bytes` or more, its
  * work-items within 31 bits (CDNA's dispatch counts work-items in 32; past that the blocks loop; it
  * also keeps CHANNEL's word kernels' 32-bit step, gridDim.x x tiles a block, exact), else `resident`
  * blocks; never more blocks than units. */
-static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident)
+static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident, int64_t min_bytes)
 {
-    return (int)min64(units, bytes >= HSM_BLOCK_A_ROW_MIN_BYTES ? (int64_t)INT32_MAX / block : resident);
+    return (int)min64(units, bytes >= min_bytes ? (int64_t)INT32_MAX / block : resident);
 }
 
-/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large. The backward
+static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
+
+/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large (the plain forward
+ * and log-softmax of rows of HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES from HSM_ROW_PLAIN_A_ROW_MIN_BYTES, the
+ * rest from HSM_BLOCK_A_ROW_MIN_BYTES). The backward
  * counts the bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
  * H200, against the library before, three rounds (bench/results/h200-2026-11-28-split-copies.md):
  * 0.995-1.027x, 1.013x on average, on the ten launches of 19-30 us whose grid changed (fp32 4096 x
  * 1024 and 1536 1.018x; fp32 4096 x 2000, 2048 x 2048 and bf16 4096 x 3072 0.995-0.998x), 0.985-1.010x
  * on the four whose grid did not. */
-static int row_grid(const hsm_req *q, int64_t rows, int64_t cols, int block, int64_t resident, int a_row)
+static int row_grid(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols, int block,
+                    int64_t resident, int a_row)
 {
     const int64_t per = q->kop == HSM_KOP_BWD ? 2 * elem_bytes(q->dt) + q->out_es : elem_bytes(q->dt);
-    return work_grid(a_row ? rows * cols * per : 0, rows, block, resident);
+    const int plain = h->dev.warp_size == 32 && is_plain_kop(q->kop) &&
+                      cols * elem_bytes(q->dt) >= HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES;
+    return work_grid(a_row ? rows * cols * per : 0, rows, block, resident,
+                     plain ? HSM_ROW_PLAIN_A_ROW_MIN_BYTES : HSM_BLOCK_A_ROW_MIN_BYTES);
 }
 
 /* CHANNEL's: a block a unit (a tile, or a block's group of tiles) where the tensor is large. */
 static int channel_grid(const hsm_req *q, int64_t outer, int64_t c, int64_t inner, int64_t units, int64_t block,
                         int64_t resident)
 {
-    return work_grid(outer * c * inner * elem_bytes(q->dt), units, (int)block, resident);
+    return work_grid(outer * c * inner * elem_bytes(q->dt), units, (int)block, resident, HSM_BLOCK_A_ROW_MIN_BYTES);
 }
 
 /* hsm_req, what a plan is for: internal.h (it is part of the plan cache's key). */
@@ -226,8 +249,6 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
 
 /* The plain forward's kernel operations, softmax and log-softmax: the ones planned as the plain
  * forward is (hsm_plan_get). */
-static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
-
 /* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane
  * on half the lanes, for rows of at most 256 columns (16-bit vector kernels of the plain forward and
  * log-softmax: 512). Not for a forced kernel.
@@ -544,7 +565,7 @@ static void row_layout(const struct hipsoftmax_context *h, const hsm_req *q, int
     out->blocks_per_row = 1;
     out->smem_bytes = row_stage_bytes(s->k, cols);
     const int64_t resident = (int64_t)h->dev.num_cus * row_occupancy(h, s, block, cols);
-    out->grid = row_grid(q, rows, cols, block, resident, 1);
+    out->grid = row_grid(h, q, rows, cols, block, resident, 1);
     out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
                          cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
                      ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
@@ -734,7 +755,7 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const h
     /* The full backward a block a row where it is large (HSM_BLOCK_A_ROW_MIN_BYTES says why): H100,
      * same library, against the resident grid, bf16 4096 x 16384 softmax 1.07x, 32768 1.05x, log-softmax
      * 16384-65536 1.00-1.03x, fp32 16384 and 32768 1.04-1.05x (bench/results/h100-2026-11-27-block-a-row.md). */
-    out->grid = row_grid(q, rows, cols, block, (int64_t)h->dev.num_cus * g.resident,
+    out->grid = row_grid(h, q, rows, cols, block, (int64_t)h->dev.num_cus * g.resident,
                          q->kop == HSM_KOP_BWD && !q->one_pass);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
@@ -1143,13 +1164,13 @@ static hipsoftmax_status plan_auto(const struct hipsoftmax_context *h, const hsm
      * with its loop over rows, had lost below HSM_ROW_WARP_A_ROW_WARPS warps a SM; _v8 has no loop):
      * against ROW's _v16 on 1-3000 rows, forced, 1.04-1.16x (1024 x 1024 4.01 -> 3.81 us, 128 x 1024
      * 1.13x, 1 x 1024 1.16x, log-softmax 1.07-1.14x), and the library before, same command, 1.04-1.14x
-     * (bench/results/h200-2026-12-01-small-ncu.md). Where the input is under HSM_BLOCK_A_ROW_MIN_BYTES
+     * (bench/results/h200-2026-12-01-small-ncu.md). Where the input is under HSM_WARP_F32_MAX_BYTES
      * (larger ones ROW launches a block a row); rows on 16 bytes only (not the aligned plan of a peeled
      * row: WARP's peeled twins were not measured there); 32-lane warps only (NVIDIA): nothing was
      * measured on 64-lane waves, where such a row is half a wave. */
     if (q->dt == HSM_F32 && is_plain_kop(q->kop) && q->vec > 1 && !q->peel && !q->for_twin &&
         h->dev.warp_size == 32 && cols > HSM_WARP_MAX_COLS && cols <= HSM_WARP_F32_MAX_COLS &&
-        rows * cols * (int64_t)elem_bytes(q->dt) < HSM_BLOCK_A_ROW_MIN_BYTES &&
+        rows * cols * (int64_t)elem_bytes(q->dt) < HSM_WARP_F32_MAX_BYTES &&
         plan_warp(h, q, rows, cols, out) == HIPSOFTMAX_STATUS_SUCCESS)
         return HIPSOFTMAX_STATUS_SUCCESS;
     /* WARP's packed forward (one row a warp, hip/softmax_warp.hip says why) for the causal 16-bit rows
@@ -1357,6 +1378,10 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 out->ks = g;
                 out->smem_bytes = row_stage_bytes(g->k, cols);
             } else if (t != NULL) {
+                /* The twin on the peeled kernel's layout, its grid too (where the twin holds fewer blocks
+                 * a SM, some wait for a second round). Laid out afresh from its own blocks a SM, as the
+                 * p40/p48 swap below is, it ran 0.988-1.014x (H200, bf16 2400-4096 x 2049-2981, x's rows
+                 * cols + 1 apart; bench/results/h200-2026-12-02-row-grid.md, command 1): not taken. */
                 const int tocc = occupancy(h, t, out->block);
                 if (tocc >= occ || (free16 && tocc >= 2))
                     out->ks = t;

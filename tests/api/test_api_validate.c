@@ -1003,38 +1003,49 @@ static void test_warp_once_grid(hipsoftmax_handle h)
     }
 }
 
-/* ROW's grid: a block a row where the input is 32 MB or more (src/plan.c's HSM_BLOCK_A_ROW_MIN_BYTES),
- * the blocks the device holds at once below that; the same for ONLINE's full backward. */
-static void test_block_a_row_plan(hipsoftmax_handle h)
+/* ROW's grid: a block a row where x is more than 16 MiB, in rows of 3 KiB or more, for the plain
+ * forward and log-softmax (src/plan.c's HSM_ROW_PLAIN_A_ROW_MIN_BYTES and _ROW_BYTES), 32 MiB or more
+ * (of y, dy and dx together for the backward) for the rest (HSM_BLOCK_A_ROW_MIN_BYTES), the blocks
+ * the device holds at once below that; the same for ONLINE's full backward. a_row 2: a block a row on
+ * 32-lane targets (the plain rule, measured there), resident on 64-lane ones. */
+static void test_block_a_row_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         hipsoftmax_dtype dt;
         long long rows, cols;
-        int bwd, a_row;
-    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, 4096, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 1},
-                 {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 1},   {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0},  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 1, 1}, {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 0}};
+        int bwd, scaled, a_row;
+    } cases[] = {{HIPSOFTMAX_DTYPE_F32, 4096, 4096, 0, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 0, 0, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 0, 1},   {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 0, 2},
+                 {HIPSOFTMAX_DTYPE_F32, 2560, 1600, 0, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 4096, 1028, 0, 0, 2},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 4096, 2056, 0, 0, 2},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1536, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 6000, 1536, 0, 0, 2},
+                 {HIPSOFTMAX_DTYPE_BF16, 8192, 1104, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 1, 0},   {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 1, 1},
+                 {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 1, 0, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1024, 1, 0, 0}};
     int checked = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
         hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        if (cases[i].scaled)
+            p.scale = 0.125f; /* the forward with options */
         EXPECT_STATUS(cases[i].bwd ? hipsoftmax_get_backward_plan(h, &p, &info) : hipsoftmax_get_plan(h, &p, &info),
                       HIPSOFTMAX_STATUS_SUCCESS);
         if (info.family != HIPSOFTMAX_FAMILY_ROW && info.family != HIPSOFTMAX_FAMILY_ONLINE)
             continue; /* another family's plan: its grid is not this rule's */
         checked++;
         const long long resident = (long long)info.blocks_per_cu * info.num_cus;
-        const long long want = cases[i].a_row ? cases[i].rows : (resident < cases[i].rows ? resident : cases[i].rows);
+        const int a_row = cases[i].a_row == 2 ? warp == 32 : cases[i].a_row;
+        const long long want = a_row ? cases[i].rows : (resident < cases[i].rows ? resident : cases[i].rows);
         if ((long long)info.grid != want) {
-            fprintf(stderr, "%lldx%lld (dtype %d, bwd %d): %s grid %d, want %lld (%d blocks/CU x %d CUs)\n",
-                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].bwd, info.kernel, info.grid, want,
-                    info.blocks_per_cu, info.num_cus);
+            fprintf(stderr, "%lldx%lld (dtype %d, bwd %d, scaled %d): %s grid %d, want %lld (%d blocks/CU x %d CUs)\n",
+                    cases[i].rows, cases[i].cols, (int)cases[i].dt, cases[i].bwd, cases[i].scaled, info.kernel,
+                    info.grid, want, info.blocks_per_cu, info.num_cus);
             failures++;
         }
     }
-    if (checked < 4) { /* the forward's four ROW shapes at least, on every target */
+    if (checked < 4) { /* four ROW shapes at least, on every target */
         fprintf(stderr, "block a row: only %d ROW or ONLINE plans among the cases\n", checked);
         failures++;
     }
@@ -1386,7 +1397,7 @@ int main(void)
         test_row_idle_plan(h, warp);
         test_decode_held_plan(h, warp);
         test_sub_pack_plan(h, warp);
-        test_block_a_row_plan(h);
+        test_block_a_row_plan(h, warp);
         test_warp_once_grid(h);
         test_shift_plan(h, warp);
         test_shift16_plan(h, warp);

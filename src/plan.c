@@ -119,14 +119,17 @@
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
 /* ROW's plain forward and log-softmax launch a block a row where x has more than this many bytes and
- * its rows HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES or more: H200, kernel time, against the resident grid,
- * same run (bench/results/h200-2026-12-02-row-grid.md): 17-33 MB of x 1.01-1.11x (bf16 4096 x 3072
- * 1.072x, 4096 x 3584 1.108x, 4096 x 4095 with x's rows 4096 apart 1.094x, 2048 x 8000 1.082x; fp32
- * 2048 x 4000 1.024x, 1024 x 7018 with x's rows 7019 apart 1.055x; log-softmax 1.011-1.045x), where
- * at 16 MiB exactly (bf16 8192 x 1024 0.981x, 1024 x 8192 0.991x, 4096 x 2048 0.997x) and on rows of
- * 2.2 KB (bf16 8192 x 1100, 18 MB: 0.982x) it lost; under 16 MiB mixed (bf16 4096 x 1536, 12.6 MB,
- * 0.976x), so those stay resident. The forward with options, the backward, CHANNEL and 64-lane
- * targets keep HSM_BLOCK_A_ROW_MIN_BYTES (not measured below it; no AMD GPU here). */
+ * its rows HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES or more, on 32-lane targets, but for the 16-bit v32
+ * peeled kernel (row_grid): H200, kernel time, against the resident grid, same run
+ * (bench/results/h200-2026-12-02-row-grid.md, commands 2-4): 17-33 MB of x 1.003-1.117x (bf16 4096 x
+ * 3072 1.072-1.080x, 4096 x 3584 1.108-1.117x, 4096 x 4095 with x's rows 4096 apart 1.077-1.094x,
+ * 2048 x 8000 1.082x, 8192 x 2047 with x's rows 2048 apart (p32's _shift twin) 1.070x; fp32 1.003-1.055x;
+ * log-softmax 0.997-1.045x). It lost at 16 MiB exactly (bf16 8192 x 1024 0.981x, 1024 x 8192 0.991x,
+ * 4096 x 2048 0.997x) and on the 16-bit v32 peeled kernel (dense rows of 1100-2047 columns,
+ * 0.978-0.987x, log-softmax 0.982-0.992x); rows under 3 KiB on other kernels were not measured above
+ * 16 MiB, and under 16 MiB it was mixed (bf16 4096 x 1536, 12.6 MB, 0.976x): all those stay
+ * resident. The forward with options, the backward, CHANNEL and 64-lane targets keep
+ * HSM_BLOCK_A_ROW_MIN_BYTES (not measured below it; no AMD GPU here). */
 #define HSM_ROW_PLAIN_A_ROW_MIN_BYTES (((int64_t)16 << 20) + 1)
 #define HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES 3072
 /* fp32's plain rows that WARP's _v8 takes (plan_compute), under this size of x: measured against ROW's
@@ -178,24 +181,6 @@ static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident, 
 
 static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
 
-/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large (the plain forward
- * and log-softmax of rows of HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES from HSM_ROW_PLAIN_A_ROW_MIN_BYTES, the
- * rest from HSM_BLOCK_A_ROW_MIN_BYTES). The backward
- * counts the bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
- * H200, against the library before, three rounds (bench/results/h200-2026-11-28-split-copies.md):
- * 0.995-1.027x, 1.013x on average, on the ten launches of 19-30 us whose grid changed (fp32 4096 x
- * 1024 and 1536 1.018x; fp32 4096 x 2000, 2048 x 2048 and bf16 4096 x 3072 0.995-0.998x), 0.985-1.010x
- * on the four whose grid did not. */
-static int row_grid(const struct hipsoftmax_context *h, const hsm_req *q, int64_t rows, int64_t cols, int block,
-                    int64_t resident, int a_row)
-{
-    const int64_t per = q->kop == HSM_KOP_BWD ? 2 * elem_bytes(q->dt) + q->out_es : elem_bytes(q->dt);
-    const int plain = h->dev.warp_size == 32 && is_plain_kop(q->kop) &&
-                      cols * elem_bytes(q->dt) >= HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES;
-    return work_grid(a_row ? rows * cols * per : 0, rows, block, resident,
-                     plain ? HSM_ROW_PLAIN_A_ROW_MIN_BYTES : HSM_BLOCK_A_ROW_MIN_BYTES);
-}
-
 /* CHANNEL's: a block a unit (a tile, or a block's group of tiles) where the tensor is large. */
 static int channel_grid(const hsm_req *q, int64_t outer, int64_t c, int64_t inner, int64_t units, int64_t block,
                         int64_t resident)
@@ -210,6 +195,26 @@ static int channel_grid(const hsm_req *q, int64_t outer, int64_t c, int64_t inne
 static int holds_raw(const hsm_kernel *k)
 {
     return k->lanes != 0 || (k->family == HSM_FAMILY_ROW && k->dtype != HSM_F32 && k->cols_per_thread > 32);
+}
+
+/* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large (the plain forward
+ * and log-softmax of rows of HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES from HSM_ROW_PLAIN_A_ROW_MIN_BYTES, the
+ * rest from HSM_BLOCK_A_ROW_MIN_BYTES). The backward
+ * counts the bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
+ * H200, against the library before, three rounds (bench/results/h200-2026-11-28-split-copies.md):
+ * 0.995-1.027x, 1.013x on average, on the ten launches of 19-30 us whose grid changed (fp32 4096 x
+ * 1024 and 1536 1.018x; fp32 4096 x 2000, 2048 x 2048 and bf16 4096 x 3072 0.995-0.998x), 0.985-1.010x
+ * on the four whose grid did not. */
+static int row_grid(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_kernel *k, int64_t rows,
+                    int64_t cols, int block, int64_t resident, int a_row)
+{
+    const int64_t per = q->kop == HSM_KOP_BWD ? 2 * elem_bytes(q->dt) + q->out_es : elem_bytes(q->dt);
+    /* (not the 16-bit peeled kernels that hold floats, v32's: HSM_ROW_PLAIN_A_ROW_MIN_BYTES says why) */
+    const int peeled16 = k->dtype != HSM_F32 && k->peel == 1 && !holds_raw(k);
+    const int plain = h->dev.warp_size == 32 && is_plain_kop(q->kop) && !peeled16 &&
+                      cols * elem_bytes(q->dt) >= HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES;
+    return work_grid(a_row ? rows * cols * per : 0, rows, block, resident,
+                     plain ? HSM_ROW_PLAIN_A_ROW_MIN_BYTES : HSM_BLOCK_A_ROW_MIN_BYTES);
 }
 
 /* Whether a kernel takes given row statistics: all but ROW's forward kernels of the largest
@@ -565,7 +570,7 @@ static void row_layout(const struct hipsoftmax_context *h, const hsm_req *q, int
     out->blocks_per_row = 1;
     out->smem_bytes = row_stage_bytes(s->k, cols);
     const int64_t resident = (int64_t)h->dev.num_cus * row_occupancy(h, s, block, cols);
-    out->grid = row_grid(h, q, rows, cols, block, resident, 1);
+    out->grid = row_grid(h, q, s->k, rows, cols, block, resident, 1);
     out->ahead = is_plain_kop(q->kop) && out->grid > resident &&
                          cols * elem_bytes(q->dt) >= HSM_ROW_AHEAD_MIN_ROW_BYTES
                      ? (int)(resident / HSM_ROW_AHEAD_DIV) : 0;
@@ -755,7 +760,7 @@ static hipsoftmax_status plan_online(const struct hipsoftmax_context *h, const h
     /* The full backward a block a row where it is large (HSM_BLOCK_A_ROW_MIN_BYTES says why): H100,
      * same library, against the resident grid, bf16 4096 x 16384 softmax 1.07x, 32768 1.05x, log-softmax
      * 16384-65536 1.00-1.03x, fp32 16384 and 32768 1.04-1.05x (bench/results/h100-2026-11-27-block-a-row.md). */
-    out->grid = row_grid(h, q, rows, cols, block, (int64_t)h->dev.num_cus * g.resident,
+    out->grid = row_grid(h, q, s->k, rows, cols, block, (int64_t)h->dev.num_cus * g.resident,
                          q->kop == HSM_KOP_BWD && !q->one_pass);
     return HIPSOFTMAX_STATUS_SUCCESS;
 }
@@ -1383,8 +1388,12 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                  * p40/p48 swap below is, it ran 0.988-1.014x (H200, bf16 2400-4096 x 2049-2981, x's rows
                  * cols + 1 apart; bench/results/h200-2026-12-02-row-grid.md, command 1): not taken. */
                 const int tocc = occupancy(h, t, out->block);
-                if (tocc >= occ || (free16 && tocc >= 2))
+                if (tocc >= occ || (free16 && tocc >= 2)) {
+                    /* whether a block a row is the twin's to say (row_grid): p32's twin takes it where
+                     * the v32 peeled kernel does not (rows of 4 KiB at most: no lines asked for ahead) */
+                    out->grid = row_grid(h, &qv, t->k, rows, cols, out->block, out->grid, 1);
                     out->ks = t;
+                }
             } else if (free16 && offsets_differ && h->forced_kernel[0] == '\0' &&
                        out->ks->k->cols_per_thread > HSM_ROW_SHIFT16_FREE_CHUNK) {
                 /* The peeled kernel's chunk holds more than HSM_ROW_SHIFT16_FREE_CHUNK values a thread

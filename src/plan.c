@@ -170,7 +170,7 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t elem_bytes(hsm_dtype dt) { return dt == HSM_F32 ? 4 : 2; }
 /* The grid of a family whose blocks loop over units of work gridDim.x apart (ROW's and ONLINE's rows,
- * CHANNEL's tiles): a block a unit where the input is `bytes`, `min_bytes` or more, its
+ * CHANNEL's tiles): a block a unit where the input, `bytes`, is `min_bytes` or more, its
  * work-items within 31 bits (CDNA's dispatch counts work-items in 32; past that the blocks loop; it
  * also keeps CHANNEL's word kernels' 32-bit step, gridDim.x x tiles a block, exact), else `resident`
  * blocks; never more blocks than units. */
@@ -179,6 +179,8 @@ static int work_grid(int64_t bytes, int64_t units, int block, int64_t resident, 
     return (int)min64(units, bytes >= min_bytes ? (int64_t)INT32_MAX / block : resident);
 }
 
+/* The plain forward's kernel operations, softmax and log-softmax: the ones planned as the plain
+ * forward is (hsm_plan_get). */
 static int is_plain_kop(hsm_kop kop) { return kop == HSM_KOP_PLAIN || kop == HSM_KOP_LOG; }
 
 /* CHANNEL's: a block a unit (a tile, or a block's group of tiles) where the tensor is large. */
@@ -198,9 +200,9 @@ static int holds_raw(const hsm_kernel *k)
 }
 
 /* ROW's and ONLINE's: a block a row where `a_row` allows it and the rows are large (the plain forward
- * and log-softmax of rows of HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES from HSM_ROW_PLAIN_A_ROW_MIN_BYTES, the
- * rest from HSM_BLOCK_A_ROW_MIN_BYTES). The backward
- * counts the bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
+ * and log-softmax of rows of HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES on kernel k from
+ * HSM_ROW_PLAIN_A_ROW_MIN_BYTES, the rest from HSM_BLOCK_A_ROW_MIN_BYTES). The backward counts the
+ * bytes of y, dy (taken in y's dtype) and dx, the tensors it moves, where it counted y's:
  * H200, against the library before, three rounds (bench/results/h200-2026-11-28-split-copies.md):
  * 0.995-1.027x, 1.013x on average, on the ten launches of 19-30 us whose grid changed (fp32 4096 x
  * 1024 and 1536 1.018x; fp32 4096 x 2000, 2048 x 2048 and bf16 4096 x 3072 0.995-0.998x), 0.985-1.010x
@@ -252,8 +254,6 @@ static const hsm_kernel_state *next_kernel(const struct hipsoftmax_context *h, c
     return NULL;
 }
 
-/* The plain forward's kernel operations, softmax and log-softmax: the ones planned as the plain
- * forward is (hsm_plan_get). */
 /* Whether WARP passes over kernel s (w lanes a row) for the next, which holds twice the values a lane
  * on half the lanes, for rows of at most 256 columns (16-bit vector kernels of the plain forward and
  * log-softmax: 512). Not for a forced kernel.

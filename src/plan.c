@@ -118,9 +118,9 @@
  * (h100-2026-11-27-tries.md part 7), so those stay resident.
  * Not measured on AMD (no AMD GPU here): the same rule. */
 #define HSM_BLOCK_A_ROW_MIN_BYTES ((int64_t)32 << 20)
-/* ROW's plain forward and log-softmax launch a block a row where x has more than this many bytes and
- * its rows HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES or more, on 32-lane targets, but for the 16-bit v32
- * peeled kernel (row_grid): H200, kernel time, against the resident grid, same run
+/* ROW's plain forward and log-softmax launch a block a row where x has this many bytes or more (more
+ * than 16 MiB) and its rows HSM_ROW_PLAIN_A_ROW_MIN_ROW_BYTES or more, on 32-lane targets, but for
+ * the 16-bit v32 peeled kernel (row_grid): H200, kernel time, against the resident grid, same run
  * (bench/results/h200-2026-12-02-row-grid.md, commands 2-4): 17-33 MB of x 1.003-1.117x (bf16 4096 x
  * 3072 1.072-1.080x, 4096 x 3584 1.108-1.117x, 4096 x 4095 with x's rows 4096 apart 1.077-1.094x,
  * 2048 x 8000 1.082x, 8192 x 2047 with x's rows 2048 apart (p32's _shift twin) 1.070x; fp32 1.003-1.055x;
@@ -1389,8 +1389,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                  * cols + 1 apart; bench/results/h200-2026-12-02-row-grid.md, command 1): not taken. */
                 const int tocc = occupancy(h, t, out->block);
                 if (tocc >= occ || (free16 && tocc >= 2)) {
-                    /* whether a block a row is the twin's to say (row_grid): p32's twin takes it where
-                     * the v32 peeled kernel does not (rows of 4 KiB at most: no lines asked for ahead) */
+                    /* whether a block a row is the twin's to say (row_grid, with the peeled layout's
+                     * grid as the resident one): p32's twin takes it where the v32 peeled kernel does
+                     * not (rows of 4 KiB at most: no lines asked for ahead) */
                     out->grid = row_grid(h, &qv, t->k, rows, cols, out->block, out->grid, 1);
                     out->ks = t;
                 }

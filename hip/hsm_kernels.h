@@ -132,8 +132,8 @@ struct hsm_kernel {
                                       16 bytes, the plain kernels those that are. 2: ROW's _shift
                                       twins of its packed peeled kernels, of its 16-bit v32 one (p32)
                                       and of its fp32 ones, for rows whose y lies at another offset
-                                      than x; 3: ROW's fp32 _stage kernels, the same rows, y
-                                      through shared memory */
+                                      than x; 3: ROW's _stage kernels (fp32 and 16-bit packed),
+                                      the same rows, y through shared memory */
     int flat;                      /* WARP's staged plain forward (_flat): dense rows at any offset,
                                       copied through shared memory a span of flat_rows rows at a time;
                                       its group width, built in (else 0) */

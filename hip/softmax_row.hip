@@ -61,10 +61,33 @@ __device__ __forceinline__ void hsm_row_shift_store(float *yr, int col0, int bou
     }
 }
 
+/* The _stage kernels' second half: y's row of `cols` elements written from its image in shared
+ * memory, `mem` (column c at mem[c + y's offset from its 16 bytes], so that mem's 16-byte packs are
+ * y's): its head an element each, its 16-byte packs, its tail an element each. After the block's
+ * barrier. */
+template <typename T>
+__device__ __forceinline__ void hsm_row_stage_write(T *yr, const T *mem, int cols)
+{
+    constexpr int V = 16 / sizeof(T);
+    const int off = hsm_pack_lead(yr), to16 = (V - off) % V, head = to16 < cols ? to16 : cols;
+    const T *sr = mem + off;
+    const int t = (int)threadIdx.x, width = (int)blockDim.x;
+    const int whole = (cols - head) / V, tail = head + V * whole;
+    if (t < head)
+        yr[t] = sr[t];
+    const hsm_pack<uint32_t, 4> *sp = reinterpret_cast<const hsm_pack<uint32_t, 4> *>(mem) + (off > 0);
+    for (int q = t; q < whole; q += width) {
+        const hsm_pack<uint32_t, 4> pk = sp[q];
+        hsm_store16_streaming(yr + head + V * q, &pk);
+    }
+    if (t < cols - tail)
+        yr[tail + t] = sr[tail + t];
+}
+
 /* The fp32 _stage kernels' stores (hsm_row_body's G): each value of the row, already scaled, into
  * dynamic shared memory at its column plus y's offset from 16 bytes, the edge element ev at its
- * column ec (hsm_peel_col's, or -1), a block barrier, then y written from its own 16-byte boundary:
- * its head an element each, its 16-byte packs, its tail an element each. x's packs are read from x's
+ * column ec (hsm_peel_col's, or -1), a block barrier, then y written from its own 16-byte boundary
+ * (hsm_row_stage_write). x's packs are read from x's
  * lines and y's written from y's, so no y pack straddles two 32-byte sectors, which the _shift twins'
  * shuffled packs do on the rows where x and y lie at different offsets (Nsight Compute, 4096 x 12344,
  * x rows 12345 apart: 4.7% more DRAM bytes written than the dense rows; the staged stand-alone wrote
@@ -77,8 +100,8 @@ __device__ __forceinline__ void hsm_row_stage_store(float *yr, int col0, int bou
                                                     int cols, int ec, float ev)
 {
     extern __shared__ __align__(16) float hsm_row_stage_mem[];
-    const int off = hsm_pack_lead(yr), to16 = (4 - off) % 4, head = to16 < cols ? to16 : cols;
-    float *sr = hsm_row_stage_mem + off; /* column c at sr[c]; sr + to16 on 16 bytes */
+    const int off = hsm_pack_lead(yr);
+    float *sr = hsm_row_stage_mem + off; /* column c at sr[c]; its 16-byte packs y's */
     const int t = (int)threadIdx.x, width = (int)blockDim.x;
 #pragma unroll
     for (int p = 0; p < C / 4; p++) {
@@ -94,16 +117,7 @@ __device__ __forceinline__ void hsm_row_stage_store(float *yr, int col0, int bou
     if (ec >= 0)
         sr[ec] = ev;
     __syncthreads();
-    const int whole = (cols - head) / 4, tail = head + 4 * whole;
-    if (t < head)
-        yr[t] = sr[t];
-    const hsm_pack<float, 4> *sp = reinterpret_cast<const hsm_pack<float, 4> *>(hsm_row_stage_mem) + (off > 0);
-    for (int q = t; q < whole; q += width) {
-        const hsm_pack<float, 4> pk = sp[q];
-        hsm_store16_streaming(yr + head + 4 * q, &pk);
-    }
-    if (t < cols - tail)
-        yr[tail + t] = sr[tail + t];
+    hsm_row_stage_write(yr, hsm_row_stage_mem, cols);
 }
 
 /* P: peeled (hsm_peel_col): rows at any element offset, the output's at the same offset from 16 bytes
@@ -259,9 +273,10 @@ __device__ __forceinline__ void hsm_store_elems(uint16_t *q, const uint32_t *o)
  * room for twice the resident blocks. The values are converted again for the sum and for the store,
  * and each exponential computed twice: instructions traded for bytes in flight. Each thread's part is
  * C / 8 16-byte packs of four words (hsm_lo_to_float). */
-template <typename T, int C, bool P = false, bool S = false, bool LOG = false>
+template <typename T, int C, bool P = false, bool S = false, bool LOG = false, bool G = false>
 __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
 {
+    static_assert(!G || (P && !S && !LOG), "G: the plain forward's peeled twins");
     constexpr int NP = C / 8;
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
     const T *x = (const T *)a.x;
@@ -278,7 +293,10 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
      * fit several blocks a SM ran up to 4% slower (H100, bench/results/h100-2026-11-26-shift.md);
      * since their warps' packs lie one after another (below), the p56 and p64 twins spilled 24 and 40
      * bytes there (sm_90; 16 and 28 with the 32-bit columns below), and still ran 1.02-1.17x as fast
-     * (h100-2026-11-27-shift-stores.md).
+     * (h100-2026-11-27-shift-stores.md). G (the _stage kernels, with P): there the input's layout,
+     * and the output through shared memory (y's row at y's offset from 16 bytes there, each pack in the
+     * widest stores its place allows: hsm_store_elems), then written from y's 16-byte boundary
+     * (hsm_row_stage_write) after a block barrier, as hsm_row_body's G.
      * Pack p of thread t is pack p blockDim + t of the row (a block's packs p side by side), except
      * in S, where a warp's packs lie one after another: lane l of warp v takes pack (v NP + p) W + l
      * (W lanes a warp). The last lane's pack p then ends where lane 0's pack p + 1 starts, and the
@@ -302,8 +320,14 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
         int shift = 0;
         if constexpr (P)
             shift = (int)(((uintptr_t)yrow - (uintptr_t)xrow) % 16);
-        const bool y_layout = !S && shift != 0;
+        const bool y_layout = !S && !G && shift != 0;
         const int lead = hsm_line_lead<T, 8>(y_layout ? (const T *)yrow : xrow);
+        /* G: y's row image in shared memory, column c at sg[c] (its 16-byte packs y's) */
+        uint16_t *sg = NULL;
+        if constexpr (G) {
+            extern __shared__ __align__(16) uint16_t hsm_row_stage16_mem[];
+            sg = hsm_row_stage16_mem + hsm_pack_lead(yrow);
+        }
         const int f0 = first - lead, c0 = f0 < 0 ? f0 + chunk : f0; /* pack 0's column */
         const T *xr = xrow + f0; /* packs 1.. from here */
         T *yr = yrow + f0;
@@ -397,7 +421,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
              * 0's next pack; a shuffle), and in one to three stores the elements no lane's y pack takes
              * (the warp's two ends, the row's first and last whole packs, pack 0's wrap). */
             auto stores = [&](auto kk) {
-                constexpr int K = decltype(kk)::value, NB = (K + 1) / 2;
+                constexpr int K = decltype(kk)::value;
                 if constexpr (K == 0) {
 #pragma unroll
                     for (int p = 0; p < NP; p++) {
@@ -411,7 +435,20 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                         }
                         hsm_store<T, 8>(p == 0 ? yrow + c0 : yr + p * step, f, 1.0f);
                     }
+                } else if constexpr (G) {
+#pragma unroll
+                    for (int p = 0; p < NP; p++) {
+                        if (!(p == 0 ? c0 < left0 : p * step < left))
+                            continue;
+                        uint32_t o[4];
+#pragma unroll
+                        for (int i = 0; i < 4; i++)
+                            o[i] = hsm_pair_from_float(hsm_expo_out<T>(eo, hsm_lo_to_float(w[4 * p + i], T{}), norm),
+                                                       hsm_expo_out<T>(eo, hsm_hi_to_float(w[4 * p + i], T{}), norm), T{});
+                        hsm_store_elems<K, 0, 8>(sg + (p == 0 ? c0 : f0 + p * step), o);
+                    }
                 } else {
+                    constexpr int NB = (K + 1) / 2;
                     const int lane = (int)threadIdx.x % HSM_WARP_SIZE;
                     /* The outputs as stored words, in place of the inputs, a pack ahead: lane 0
                      * passes pack p + 1's while the others pass pack p's. */
@@ -462,7 +499,7 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
                     }
                 }
             };
-            if (!S || shift == 0) {
+            if ((!S && !G) || shift == 0) {
                 stores(hsm_int<0>{});
             } else {
                 switch ((16 - shift) / 2) {
@@ -477,10 +514,23 @@ __device__ __forceinline__ void hsm_row_packed_body(const hsm_args a)
             }
             if constexpr (P) {
                 const int ec = hsm_peel_col<8>(lead, a.cols);
-                if (ec >= 0)
-                    yrow[ec] = hsm_from_float<T>(hsm_expo_out<T>(eo, ev, norm));
+                if (ec >= 0) {
+                    const T e = hsm_from_float<T>(hsm_expo_out<T>(eo, ev, norm));
+                    if (G && shift != 0)
+                        reinterpret_cast<T *>(sg)[ec] = e;
+                    else
+                        yrow[ec] = e;
+                }
             }
         });
+        if constexpr (G) {
+            /* The next row's stores into shared memory come after its reductions' barriers, which
+             * every thread passes after this row's writes. */
+            if (shift != 0) {
+                __syncthreads();
+                hsm_row_stage_write(yrow, reinterpret_cast<const T *>(sg - hsm_pack_lead(yrow)), cols);
+            }
+        }
     }
 }
 
@@ -1144,6 +1194,34 @@ HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 HSM_ROW_SHIFT_SET(f16, hsm_f16)
 HSM_ROW_SHIFT_SET(bf16, hsm_bf16)
+/* The packed peeled kernels' _stage twins (hsm_row_packed_body's G; peel 3), p32's too: for rows whose
+ * y lies at another offset from 16 bytes than x, y through shared memory where the _shift twins pass
+ * the lanes y's straddling elements (plan_peeled says which rows). */
+#define HSM_ROW_STAGE16_KERNEL(NAME, T, C)                                                             \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, true, false, false, true>(a);                                       \
+    }
+#define HSM_ROW_STAGE16_KERNEL_CAP(NAME, T, C, REGS)                                                  \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_packed_body<T, C, true, false, false, true>(a);                                       \
+    }
+#define HSM_ROW_STAGE16_SET(SFX, T)                                                                   \
+    HSM_ROW_STAGE16_KERNEL(hsm_row_##SFX##_p32_stage, T, 32)                                          \
+    HSM_ROW_STAGE16_KERNEL_CAP(hsm_row_##SFX##_p40_stage, T, 40, 48)                                  \
+    HSM_ROW_STAGE16_KERNEL_CAP(hsm_row_##SFX##_p48_stage, T, 48, 48)                                  \
+    HSM_ROW_STAGE16_KERNEL_CAP(hsm_row_##SFX##_p56_stage, T, 56, 56)                                  \
+    HSM_ROW_STAGE16_KERNEL_CAP(hsm_row_##SFX##_p64_stage, T, 64, 56)
+#define HSM_ROW_STAGE16_ENTRY(NAME, DT, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_PLAIN, DT, 8, C, 3)
+#define HSM_ROW_STAGE16_SET_ENTRIES(SFX, DT)                                                          \
+    HSM_ROW_STAGE16_ENTRY(hsm_row_##SFX##_p32_stage, DT, 32),                                         \
+        HSM_ROW_STAGE16_ENTRY(hsm_row_##SFX##_p40_stage, DT, 40),                                     \
+        HSM_ROW_STAGE16_ENTRY(hsm_row_##SFX##_p48_stage, DT, 48),                                     \
+        HSM_ROW_STAGE16_ENTRY(hsm_row_##SFX##_p56_stage, DT, 56),                                     \
+        HSM_ROW_STAGE16_ENTRY(hsm_row_##SFX##_p64_stage, DT, 64)
+HSM_ROW_STAGE16_SET(f16, hsm_f16)
+HSM_ROW_STAGE16_SET(bf16, hsm_bf16)
 /* The forward with options: the plain kernels' chunks, fp32-held for every dtype (masked 16-bit rows
  * among them), and 16-bit held as stored (_p, rows with no mask tensor). */
 #define HSM_ROW_FWD_SET(SFX, T, VEC)                                                                  \
@@ -1348,6 +1426,8 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_F32_STAGE_ENTRY(hsm_row_f32_v32_stage, 32),
     HSM_ROW_SHIFT_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_SHIFT_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_STAGE16_SET_ENTRIES(f16, HSM_F16),
+    HSM_ROW_STAGE16_SET_ENTRIES(bf16, HSM_BF16),
     HSM_ROW_LOG_ENTRY(hsm_row_f32_v8_log, HSM_F32, 4, 8), HSM_ROW_LOG_ENTRY(hsm_row_f32_v16_log, HSM_F32, 4, 16),
     HSM_ROW_LOG_ENTRY(hsm_row_f32_v20_log, HSM_F32, 4, 20), HSM_ROW_LOG_ENTRY(hsm_row_f32_v24_log, HSM_F32, 4, 24),
     HSM_ROW_LOG_ENTRY(hsm_row_f32_v28_log, HSM_F32, 4, 28), HSM_ROW_LOG_ENTRY(hsm_row_f32_v32_log, HSM_F32, 4, 32),

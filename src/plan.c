@@ -500,11 +500,12 @@ static const hsm_kernel *forced_kernel(const struct hipsoftmax_context *h)
     return NULL;
 }
 
-/* The dynamic shared memory of ROW's fp32 _stage kernels (peel 3: hsm_row_stage_store) for rows of
- * `cols`: the row's values, from up to three elements before y's first 16-byte boundary. */
+/* The dynamic shared memory of ROW's _stage kernels (peel 3: hsm_row_stage_store, hsm_row_packed_body's
+ * G) for rows of `cols`: the row's outputs, from up to vec - 1 elements before y's first 16-byte
+ * boundary (fp32: cols + 3 values; 16-bit: cols + 7). */
 static size_t row_stage_bytes(const hsm_kernel *k, int64_t cols)
 {
-    return k->peel == 3 ? (size_t)(cols + 3) * sizeof(float) : 0;
+    return k->peel == 3 ? (size_t)(cols + k->vec - 1) * elem_bytes(k->dtype) : 0;
 }
 
 /* A ROW kernel's resident blocks of `block` threads on rows of `cols`, with its dynamic shared memory

@@ -24,8 +24,8 @@
  * kernel, not failed; but every kernel must run at least one case (on sm_80, sm_90 and gfx942 each
  * serves several), else the test would say nothing of it. The peeled kernels (_peel: vector kernels
  * for rows at any element offset) serve the unaligned rows too (packs straddling both ends of a row):
- * the plain forward's ROW twins in every layout (so do ROW's _shift twins of its packed ones and its
- * fp32 _stage kernels, made for the layouts whose y rows lie at other offsets than x's), its WARP
+ * the plain forward's ROW twins in every layout (so do ROW's _shift and _stage twins of its packed
+ * ones and its fp32 _stage kernels, made for the layouts whose y rows lie at other offsets than x's), its WARP
  * twins where x and y rows lie at the same offsets (not the x stride+1, y dense one); WARP's _h and _q kernels (16-bit packs of 8 and 4
  * bytes) the plain forward's and log-softmax's rows on their packs (300 and 302 dense, the aligned
  * neighbours); WARP's staged

@@ -1257,6 +1257,11 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
  * (plan_peeled). */
 #define HSM_ROW_STAGE_MIN_BLOCKS 2
 #define HSM_ROW_STAGE_MIN_ROWS 5
+/* The values a thread holds, at least, in the 16-bit _shift twins whose rows plan_peeled gives the
+ * _stage twin of the same chunk (p32's lost), and the rows it takes for that, at least, in hundredths
+ * of the blocks the SMs hold with its row in shared memory. */
+#define HSM_ROW_STAGE16_MIN_CHUNK 40
+#define HSM_ROW_STAGE16_MIN_ROWS_PCT 150
 
 /* A plain forward, or a forward with options or a backward that peel_ok allows, whose rows are not
  * on 16 bytes (q->vec == 1, q->peel set: the call allows the peeled kernels): the plan the same rows
@@ -1423,6 +1428,33 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 }
                 if (best != NULL)
                     row_layout(h, &qv, rows, cols, best, (int)best_block, out);
+            }
+            /* 16-bit: the _stage twin of the chunk the _shift twin has (y through shared memory,
+             * written from its own 16-byte boundary: hsm_row_packed_body's G) in place of p40's and
+             * p48's _shift twins, on 32-lane targets (measured there), where it keeps as many blocks a
+             * SM with its row in shared memory (its registers are the peeled kernel's: 48, sm_90) and
+             * the rows are HSM_ROW_STAGE16_MIN_ROWS_PCT of those blocks or more. H200, kernel time, x
+             * rows cols + 1 apart and y dense (or the reverse), against the _shift twin
+             * (bench/results/h200-2026-12-02-stage16.md): 4096 rows of 2049-8963 columns
+             * 0.998-1.034x (2049-2065 1.011-1.025x, 3073 1.034x, 6210 1.021-1.028x; 1.55-5.2 times
+             * the resident blocks), 65536 rows 0.999-1.011x, 16384 x 2049 1.017x; on rows about as many
+             * as the resident blocks it lost (2700 x 2049, 1.02 times, 0.969x; 1024 x 7931, 1.29
+             * times, 0.950x; 1056 x 2049 0.942x: the barrier and the trip through shared memory in
+             * every block's latency, little other work beside it), as p32's did in place of its
+             * twin (4096 x 1537 and 1793 0.93-0.94x) and p56's and p64's where a block a SM holds
+             * the row (4096 x 50257 0.95x). */
+            if (free16 && h->forced_kernel[0] == '\0' && out->ks->k->peel == 2 &&
+                out->ks->k->cols_per_thread >= HSM_ROW_STAGE16_MIN_CHUNK &&
+                out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK) {
+                hsm_req qs = qt;
+                qs.peel = 3;
+                const hsm_kernel_state *g16 = twin_of(h, &qs, out->ks->k);
+                const int gocc = g16 != NULL ? row_occupancy(h, g16, out->block, cols) : 0;
+                if (gocc > 0 && gocc >= occupancy(h, out->ks, out->block) &&
+                    100 * rows >= (int64_t)HSM_ROW_STAGE16_MIN_ROWS_PCT * h->dev.num_cus * gocc) {
+                    out->ks = g16;
+                    out->smem_bytes = row_stage_bytes(g16->k, cols);
+                }
             }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,

@@ -1986,7 +1986,13 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const hsm_kernel *k = pl.ks->k;
     const int warp_wide = k->family == HSM_FAMILY_WARP && k->dtype == HSM_F32 && k->vec > 1 && !k->peel &&
                           !k->flat && call->p.cols > HSM_WARP_MAX_COLS;
-    if (st == HIPSOFTMAX_STATUS_SUCCESS && k->family != out->ks->k->family && !warp_wide)
+    /* ROW's peeled _log kernels take rows whose x and y lie at different offsets from 16 bytes (16-bit:
+     * x read in y's layout; fp32: y stored an element at a time), which the forward with options'
+     * peeled twins do not (peel_ok): its plan falls to the scalar kernels, SPLIT's past the 16384
+     * columns ROW's scalar ones hold. */
+    const int row_peeled =
+        st == HIPSOFTMAX_STATUS_SUCCESS && k->family == HSM_FAMILY_ROW && k->peel && out->ks->k->vec == 1;
+    if (st == HIPSOFTMAX_STATUS_SUCCESS && k->family != out->ks->k->family && !warp_wide && !row_peeled)
         return st;
     *out = pl;
     return HIPSOFTMAX_STATUS_SUCCESS;

@@ -922,6 +922,37 @@ static void test_shift_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* The plain log-softmax of rows whose x and y lie at different offsets from 16 bytes (x rows cols + 1
+ * apart, y dense) takes the family the same rows take with x dense (odd rows at y's offsets): ROW's
+ * peeled _log kernels (or fp32's _stage_log) where those take them, also past the 16384 columns ROW's
+ * scalar kernels hold, where the forward with options' plan (its peeled twins need x and y at the same
+ * offsets) is SPLIT's scalar kernels (plan.c's hsm_plan_get). On every target. */
+static void test_log_shift_plan(hipsoftmax_handle h)
+{
+    static const struct {
+        hipsoftmax_dtype dt;
+        long long rows, cols;
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 20001}, {HIPSOFTMAX_DTYPE_BF16, 4096, 50257},
+                 {HIPSOFTMAX_DTYPE_BF16, 8, 30435},    {HIPSOFTMAX_DTYPE_F32, 4096, 20001},
+                 {HIPSOFTMAX_DTYPE_F32, 128, 23834},   {HIPSOFTMAX_DTYPE_F32, 4096, 12345},
+                 {HIPSOFTMAX_DTYPE_F16, 1024, 8963},   {HIPSOFTMAX_DTYPE_F32, 4096, 65537}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hipsoftmax_plan_info mis = {.struct_size = sizeof mis}, odd = {.struct_size = sizeof odd};
+        hipsoftmax_problem p;
+        hipsoftmax_problem_init(&p, cases[i].dt, cases[i].rows, cases[i].cols);
+        p.algorithm = HIPSOFTMAX_ALGO_LOG_SOFTMAX;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &odd), HIPSOFTMAX_STATUS_SUCCESS);
+        p.x_row_stride = cases[i].cols + 1;
+        EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &mis), HIPSOFTMAX_STATUS_SUCCESS);
+        if (mis.family != odd.family || (odd.family == HIPSOFTMAX_FAMILY_ROW && strstr(mis.kernel, "_log") == NULL)) {
+            fprintf(stderr, "log-softmax dtype %d %lldx%lld: x stride cols + 1 %s (family %d), dense %s (family %d)\n",
+                    (int)cases[i].dt, cases[i].rows, cases[i].cols, mis.kernel, (int)mis.family, odd.kernel,
+                    (int)odd.family);
+            failures++;
+        }
+    }
+}
+
 /* ROW's 16-bit _shift twins (plan.c's plan_peeled), x rows cols + 1 apart and y dense or the reverse,
  * on 32-lane targets: where the peeled kernel keeps two blocks a SM or more, the twins of p40 and p48
  * on any number of rows (2049-4097 columns: the peeled kernel's chunk; 3585 and 8193: in place of
@@ -1413,6 +1444,7 @@ int main(void)
         test_warp_once_grid(h);
         test_shift_plan(h, warp);
         test_shift16_plan(h, warp);
+        test_log_shift_plan(h);
         test_forced_kernels(h);
         test_split_coresident(h);
         test_random(h);

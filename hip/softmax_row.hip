@@ -125,13 +125,14 @@ __device__ __forceinline__ void hsm_row_stage_store(float *yr, int col0, int bou
  * is held as its value alone (its column is found again for the store). S (fp32, with P: the _shift
  * twins): a warp's packs one after another (hsm_row_shift_store), so that where y lies at another
  * offset from 16 bytes than x, y is written in 16-byte packs too, where the peeled kernels write it
- * an element at a time. G (fp32, with P: the _stage kernels): the peeled kernel's layout, y through
- * shared memory where its rows lie at another offset than x's (hsm_row_stage_store). */
+ * an element at a time. G (fp32, with P: the _stage kernels, the plain forward's and the
+ * log-softmax's): the peeled kernel's layout, y through shared memory where its rows lie at another
+ * offset than x's (hsm_row_stage_store). */
 template <typename T, int VEC, int C, bool P = false, bool LOG = false, bool S = false, bool G = false>
 __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 {
     static_assert(!S || (P && !LOG && sizeof(T) == 4 && VEC == 4), "S: the plain fp32 forward's peeled twins");
-    static_assert(!G || (P && !LOG && !S && sizeof(T) == 4 && VEC == 4), "G: the plain fp32 forward's peeled twins");
+    static_assert(!G || (P && !S && sizeof(T) == 4 && VEC == 4), "G: the plain fp32 forward's and log-softmax's peeled twins");
     __shared__ float red_max[HSM_MAX_WARPS], red_sum[HSM_MAX_WARPS];
     const T *x = (const T *)a.x;
     T *y = (T *)a.y;
@@ -190,11 +191,17 @@ __device__ __forceinline__ void hsm_row_body(const hsm_args a)
 #pragma unroll
             for (int i = 0; i < C; i++)
                 v[i] -= lns;
-            hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f, wrap,
-                                       store_elems);
-            if constexpr (P) {
-                if (ec >= 0)
-                    y[row * a.y_stride + ec] = hsm_from_float<T>((ev - m) - lns);
+            if (G && store_elems) {
+                /* Columns in 32 bits: a block holds at most 1024 x 32 of them. */
+                hsm_row_stage_store<C>((float *)(y + row * a.y_stride), -lead, (int)bound, v, 1.0f, (int)wrap,
+                                       (int)a.cols, ec, (ev - m) - lns);
+            } else {
+                hsm_chunk_store<T, VEC, C>(y + row * a.y_stride, -lead, bound, threadIdx.x, blockDim.x, v, 1.0f,
+                                           wrap, store_elems);
+                if constexpr (P) {
+                    if (ec >= 0)
+                        y[row * a.y_stride + ec] = hsm_from_float<T>((ev - m) - lns);
+                }
             }
         } else {
 #pragma unroll
@@ -1190,6 +1197,26 @@ HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v20_stage, 20)
 HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v24_stage, 24)
 HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v28_stage, 28)
 HSM_ROW_F32_STAGE_KERNEL(hsm_row_f32_v32_stage, 32)
+/* Their log-softmax twins (the _stage_log kernels; HSM_KOP_LOG, peel 3): the log-softmax has no _shift
+ * twins, and its peeled kernels' element stores ran fp32 4096 x 20001 with x's rows 20002 apart at 0.47
+ * of a same-size copy (H200, bench/results/h200-2026-12-02-stage16.md, command 3). v16 held to the
+ * peeled log kernel's 40 registers. */
+#define HSM_ROW_F32_STAGE_LOG_KERNEL(NAME, C)                                                         \
+    extern "C" __global__ void __launch_bounds__(HSM_ROW_MAX_BLOCK) NAME(hsm_args a)                 \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, true, false, true>(a);                                        \
+    }
+#define HSM_ROW_F32_STAGE_LOG_KERNEL_CAP(NAME, C, REGS)                                               \
+    extern "C" __global__ void HSM_KERNEL_REG_CAP(HSM_ROW_MAX_BLOCK, REGS) NAME(hsm_args a)          \
+    {                                                                                                 \
+        hsm_row_body<float, 4, C, true, true, false, true>(a);                                        \
+    }
+#define HSM_ROW_F32_STAGE_LOG_ENTRY(NAME, C) HSM_ROW_ENTRY_KP(NAME, HSM_KOP_LOG, HSM_F32, 4, C, 3)
+HSM_ROW_F32_STAGE_LOG_KERNEL_CAP(hsm_row_f32_v16_stage_log, 16, 40)
+HSM_ROW_F32_STAGE_LOG_KERNEL(hsm_row_f32_v20_stage_log, 20)
+HSM_ROW_F32_STAGE_LOG_KERNEL(hsm_row_f32_v24_stage_log, 24)
+HSM_ROW_F32_STAGE_LOG_KERNEL(hsm_row_f32_v28_stage_log, 28)
+HSM_ROW_F32_STAGE_LOG_KERNEL(hsm_row_f32_v32_stage_log, 32)
 HSM_ROW_PEEL_SET(f16, hsm_f16)
 HSM_ROW_PEEL_SET(bf16, hsm_bf16)
 HSM_ROW_SHIFT_SET(f16, hsm_f16)
@@ -1441,6 +1468,11 @@ static const hsm_kernel hsm_row_table[] = {
     HSM_ROW_PEEL_LOG_ENTRY(hsm_row_f32_v32_peel_log, HSM_F32, 4, 32),
     HSM_ROW_PEEL_LOG_SET_ENTRIES(f16, HSM_F16),
     HSM_ROW_PEEL_LOG_SET_ENTRIES(bf16, HSM_BF16),
+    HSM_ROW_F32_STAGE_LOG_ENTRY(hsm_row_f32_v16_stage_log, 16),
+    HSM_ROW_F32_STAGE_LOG_ENTRY(hsm_row_f32_v20_stage_log, 20),
+    HSM_ROW_F32_STAGE_LOG_ENTRY(hsm_row_f32_v24_stage_log, 24),
+    HSM_ROW_F32_STAGE_LOG_ENTRY(hsm_row_f32_v28_stage_log, 28),
+    HSM_ROW_F32_STAGE_LOG_ENTRY(hsm_row_f32_v32_stage_log, 32),
     HSM_ROW_ENTRY_K(hsm_row_f32_s1_fwd, HSM_KOP_FWD, HSM_F32, 1, 1),
     HSM_ROW_ENTRY_K(hsm_row_f32_s2_fwd, HSM_KOP_FWD, HSM_F32, 1, 2),
     HSM_ROW_ENTRY_K(hsm_row_f32_s4_fwd, HSM_KOP_FWD, HSM_F32, 1, 4),

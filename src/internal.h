@@ -97,6 +97,8 @@ typedef struct hsm_req {
     int flat;          /* the plain forward of dense rows: only WARP's staged kernels (hsm_kernel.flat) */
     int same_offset;   /* every x row lies at the same offset from 16 bytes as its y row (WARP's peeled
                           kernels need it; ROW's take either) */
+    int log_shift;     /* the plain log-softmax with some x row at another offset from 16 bytes than its y
+                          row (ROW's fp32 _stage_log kernels take those rows) */
     int causal;        /* a forward with a causal bound: about half of each row is read and exponentiated */
     int packed;        /* only the packed kernels (hsm_kernel.lanes: WARP's, ROW's backward), which the plan
                           tries on their own; a request without it never takes them (a forced kernel aside) */

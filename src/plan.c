@@ -1456,6 +1456,28 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                     out->smem_bytes = row_stage_bytes(g16->k, cols);
                 }
             }
+            /* fp32 log-softmax whose x and y rows lie at different offsets: the _stage_log twin of the
+             * peeled log kernel (y through shared memory; the log-softmax has no _shift twins, and the
+             * peeled kernels store y an element at a time there) where it keeps as many blocks a SM
+             * with its row in shared memory, on rows of HSM_ROW_SHIFT_F32_MIN_COLS columns or more
+             * where the peeled kernel keeps one block a SM or the rows give each resident block
+             * HSM_ROW_STAGE_MIN_ROWS or more, on 32-lane targets (measured there). H200, kernel time, x
+             * rows cols + 1 apart and y dense, against the peeled log kernel of the same chunk
+             * (bench/results/h200-2026-12-02-stage16.md, command 4): 4096 x 20001 1.76x (0.47 -> 0.82
+             * of a same-size copy), 30435 1.67x, 128 x 23834 1.28x, 8 x 16517 1.42x; 4096 x 10129 and
+             * 12345 1.027x; fewer rows a resident block lost (1024 x 10129 0.963x, 8 x 12345 0.854x),
+             * as shorter rows did (4096 x 1025 0.959x, 2049 0.994x, 5001 0.996x). */
+            if (q->log_shift && q->dt == HSM_F32 && h->dev.warp_size == 32 && h->forced_kernel[0] == '\0' &&
+                out->ks->k->peel == 1 && cols >= HSM_ROW_SHIFT_F32_MIN_COLS &&
+                (occ == 1 || rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ)) {
+                hsm_req ql = qv;
+                ql.peel = 3;
+                const hsm_kernel_state *gl = twin_of(h, &ql, out->ks->k);
+                if (gl != NULL && row_occupancy(h, gl, out->block, cols) >= occ) {
+                    out->ks = gl;
+                    out->smem_bytes = row_stage_bytes(gl->k, cols);
+                }
+            }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,
              * bench/results/h200-2026-11-23-peel.md), 16 to 256 rows of 12345, 20001 and 50257
@@ -1805,6 +1827,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
     q.one_pass = hsm_op_stats_only(call->op) || p->stats_in != NULL;
     q.peel = 0;
     q.same_offset = q.kop == HSM_KOP_PLAIN && same_offset(call); /* only the plain forward's plans use it */
+    q.log_shift = q.kop == HSM_KOP_LOG && !same_offset(call);
     q.causal = !bwd && p->mask == HIPSOFTMAX_MASK_CAUSAL;
     q.stage_es = bwd ? 8 : (int64_t)es;
     const int is_log = p->algorithm == HIPSOFTMAX_ALGO_LOG_SOFTMAX;
@@ -1854,6 +1877,7 @@ static hipsoftmax_status plan_get(struct hipsoftmax_context *h, const hsm_call *
         q.given = 0;
         q.one_pass = 0;
         q.same_offset = 0;
+        q.log_shift = 0;
         q.causal = 0;
         lead = 0;
     } else if ((plain_kop &&

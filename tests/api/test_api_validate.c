@@ -889,15 +889,21 @@ static void test_decode_held_plan(hipsoftmax_handle h, int warp)
  * _stage kernels (y through shared memory) take the twins' rows where the peeled kernel keeps two
  * blocks a SM or more, they keep as many with the row's cols + 3 values of dynamic shared memory and
  * the rows give each resident block five or more: 4096 rows of 12344-12345 columns (416 threads) on
- * sm_80 and sm_90; not 128 rows of them, nor 30001 columns (960 threads, one block a SM). */
+ * sm_80 and sm_90; not 128 rows of them, nor 30001 columns (960 threads, one block a SM). The
+ * log-softmax of such rows (it has no _shift twins) takes the _stage_log twin of its peeled kernel
+ * on 32-lane targets on rows of 10000 columns or more where the peeled kernel keeps one block a SM
+ * or the rows give each resident block five or more: 4096 rows of 12344-12345 and 30001 columns; not
+ * 128 rows of 12345, nor rows of 5001 and 8001 columns. */
 static void test_shift_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
         long long rows, cols;
-        int x_pad, shift, stage; /* x_pad: x stride cols + 1, y dense, else both dense; shift: a twin
-                                    expected; stage: a _stage kernel on 32-lane targets */
-    } cases[] = {{4096, 12345, 1, 1, 1}, {4096, 12344, 1, 1, 1}, {128, 12345, 1, 1, 0}, {4096, 30001, 1, 1, 0},
-                 {8192, 5001, 1, 0, 0},  {4096, 8001, 1, 0, 0},  {4096, 12345, 0, 0, 0}};
+        int x_pad, shift, stage, log_stage; /* x_pad: x stride cols + 1, y dense, else both dense; shift:
+                                               a twin expected; stage: a _stage kernel on 32-lane
+                                               targets; log_stage: a _stage_log one there */
+    } cases[] = {{4096, 12345, 1, 1, 1, 1}, {4096, 12344, 1, 1, 1, 1}, {128, 12345, 1, 1, 0, 0},
+                 {4096, 30001, 1, 1, 0, 1}, {8192, 5001, 1, 0, 0, 0},  {4096, 8001, 1, 0, 0, 0},
+                 {4096, 12345, 0, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 3; v++) { /* plain, log-softmax, scale */
             hipsoftmax_problem p;
@@ -910,7 +916,8 @@ static void test_shift_plan(hipsoftmax_handle h, int warp)
                 p.scale = 0.5f;
             EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
             const int is_shift = strstr(info.kernel, "_shift") != NULL, is_stage = strstr(info.kernel, "_stage") != NULL;
-            const int want_stage = v == 0 && cases[i].shift && cases[i].stage && warp == 32;
+            const int want_stage =
+                warp == 32 && ((v == 0 && cases[i].shift && cases[i].stage) || (v == 1 && cases[i].log_stage));
             const int want_shift = v == 0 && cases[i].shift && !want_stage;
             const long long smem = want_stage ? (cases[i].cols + 3) * 4 : 0;
             if (is_shift != want_shift || is_stage != want_stage || ((is_shift || is_stage) && info.dynamic_smem != smem)) {

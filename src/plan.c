@@ -2011,9 +2011,13 @@ hipsoftmax_status hsm_plan_get(struct hipsoftmax_context *h, const hsm_call *cal
     const int warp_wide = k->family == HSM_FAMILY_WARP && k->dtype == HSM_F32 && k->vec > 1 && !k->peel &&
                           !k->flat && call->p.cols > HSM_WARP_MAX_COLS;
     /* ROW's peeled _log kernels take rows whose x and y lie at different offsets from 16 bytes (16-bit:
-     * x read in y's layout; fp32: y stored an element at a time), which the forward with options'
-     * peeled twins do not (peel_ok): its plan falls to the scalar kernels, SPLIT's past the 16384
-     * columns ROW's scalar ones hold. */
+     * x read in y's layout; fp32: y stored an element at a time, or through shared memory by the
+     * _stage_log kernels), which the forward with options' peeled twins do not (peel_ok): its plan
+     * falls to the scalar kernels, SPLIT's past the 16384 columns ROW's scalar ones hold. H200, kernel
+     * time, against SPLIT's scalar kernels (bench/results/h200-2026-12-02-stage16.md, commands 3-4):
+     * bf16 4096 x 20001-50257 4.1-5.1x, 1024 rows 3.8-3.9x, 128 x 20001 2.5x, 8 x 30435 0.995x; fp32
+     * 4096 x 20001 1.75x and 128 x 23834 1.53x on the _stage_log kernels, 1024 x 10129 1.91x, 8 x 16517
+     * 0.96x. */
     const int row_peeled =
         st == HIPSOFTMAX_STATUS_SUCCESS && k->family == HSM_FAMILY_ROW && k->peel && out->ks->k->vec == 1;
     if (st == HIPSOFTMAX_STATUS_SUCCESS && k->family != out->ks->k->family && !warp_wide && !row_peeled)

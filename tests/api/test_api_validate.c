@@ -885,9 +885,10 @@ static void test_decode_held_plan(hipsoftmax_handle h, int warp)
  * rows (x stride cols + 1, y dense; plan.c's plan_peeled): fp32 rows of 10000 columns or more on any
  * number of rows, the twin being as resident as the peeled kernel on every target (their registers:
  * a twin that lost that on some target would show here); shorter fp32 rows, rows at the same offsets
- * (x dense too), the log-softmax and the forward with options never on a twin. On 32-lane targets the
- * _stage kernels (y through shared memory) take the twins' rows where the peeled kernel keeps two
- * blocks a SM or more, they keep as many with the row's cols + 3 values of dynamic shared memory and
+ * (x dense too) and the forward with options never on a twin, the log-softmax never on a _shift one
+ * (its _stage_log kernels: below). On 32-lane targets the _stage kernels (y through shared memory)
+ * take the twins' rows where the peeled kernel keeps two blocks a SM or more, they keep as many with
+ * the row's cols + 3 values of dynamic shared memory and
  * the rows give each resident block five or more: 4096 rows of 12344-12345 columns (416 threads) on
  * sm_80 and sm_90; not 128 rows of them, nor 30001 columns (960 threads, one block a SM). The
  * log-softmax of such rows (it has no _shift twins) takes the _stage_log twin of its peeled kernel

@@ -1240,6 +1240,26 @@ static const hsm_kernel_state *twin_of(const struct hipsoftmax_context *h, const
     return t;
 }
 
+/* ROW's _stage twin (peel 3) of plan p's kernel for request q's kop and dtype, and in *occ its resident
+ * blocks on p's block with rows of `cols` in shared memory (row_occupancy); NULL (and 0) where there is
+ * none or the row does not fit. */
+static const hsm_kernel_state *stage_twin(const struct hipsoftmax_context *h, const hsm_req *q, const hsm_plan *p,
+                                          int64_t cols, int *occ)
+{
+    hsm_req qs = *q;
+    qs.peel = 3;
+    const hsm_kernel_state *g = twin_of(h, &qs, p->ks->k);
+    *occ = g != NULL ? row_occupancy(h, g, p->block, cols) : 0;
+    return *occ > 0 ? g : NULL;
+}
+
+/* Plan p on _stage kernel g, with the row's dynamic shared memory (row_stage_bytes). */
+static void take_stage(hsm_plan *p, const hsm_kernel_state *g, int64_t cols)
+{
+    p->ks = g;
+    p->smem_bytes = row_stage_bytes(g->k, cols);
+}
+
 /* The rows a resident block would take, at least, for ROW's 16-bit _shift twins (plan_peeled):
  * counted against the blocks the SMs hold at once, whatever the grid. */
 #define HSM_ROW_SHIFT_MIN_ROWS 16
@@ -1379,15 +1399,12 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * resident blocks) 132-396 rows 0.924x, 528 0.966x, 1056 0.986-0.990x, 1584 1.008x; 10001 columns
              * (396) 264 rows 0.929x, 528 0.988x, 1056 1.006x. A stand-alone kernel at one block a SM (30001
              * columns) ran 0.83x the twin (bench/results/h200-2026-12-02-shift-stage.md). */
-            hsm_req qg = qt;
-            qg.peel = 3;
+            int gocc = 0;
             const hsm_kernel_state *g =
-                t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? twin_of(h, &qg, out->ks->k) : NULL;
+                t != NULL && q->dt == HSM_F32 && h->dev.warp_size == 32 ? stage_twin(h, &qt, out, cols, &gocc) : NULL;
             if (g != NULL && occ >= HSM_ROW_STAGE_MIN_BLOCKS &&
-                rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ &&
-                row_occupancy(h, g, out->block, cols) >= occ) {
-                out->ks = g;
-                out->smem_bytes = row_stage_bytes(g->k, cols);
+                rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ && gocc >= occ) {
+                take_stage(out, g, cols);
             } else if (t != NULL) {
                 /* The twin on the peeled kernel's layout, its grid too (where the twin holds fewer blocks
                  * a SM, some wait for a second round). Laid out afresh from its own blocks a SM, as the
@@ -1446,15 +1463,10 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             if (free16 && h->forced_kernel[0] == '\0' && out->ks->k->peel == 2 &&
                 out->ks->k->cols_per_thread >= HSM_ROW_STAGE16_MIN_CHUNK &&
                 out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK) {
-                hsm_req qs = qt;
-                qs.peel = 3;
-                const hsm_kernel_state *g16 = twin_of(h, &qs, out->ks->k);
-                const int gocc = g16 != NULL ? row_occupancy(h, g16, out->block, cols) : 0;
-                if (gocc > 0 && gocc >= occupancy(h, out->ks, out->block) &&
-                    100 * rows >= (int64_t)HSM_ROW_STAGE16_MIN_ROWS_PCT * h->dev.num_cus * gocc) {
-                    out->ks = g16;
-                    out->smem_bytes = row_stage_bytes(g16->k, cols);
-                }
+                const hsm_kernel_state *g16 = stage_twin(h, &qt, out, cols, &gocc);
+                if (g16 != NULL && gocc >= occupancy(h, out->ks, out->block) &&
+                    100 * rows >= (int64_t)HSM_ROW_STAGE16_MIN_ROWS_PCT * h->dev.num_cus * gocc)
+                    take_stage(out, g16, cols);
             }
             /* fp32 log-softmax whose x and y rows lie at different offsets: the _stage_log twin of the
              * peeled log kernel (y through shared memory; the log-softmax has no _shift twins, and the
@@ -1470,13 +1482,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
             if (q->log_shift && q->dt == HSM_F32 && h->dev.warp_size == 32 && h->forced_kernel[0] == '\0' &&
                 out->ks->k->peel == 1 && cols >= HSM_ROW_SHIFT_F32_MIN_COLS &&
                 (occ == 1 || rows >= (int64_t)HSM_ROW_STAGE_MIN_ROWS * h->dev.num_cus * occ)) {
-                hsm_req ql = qv;
-                ql.peel = 3;
-                const hsm_kernel_state *gl = twin_of(h, &ql, out->ks->k);
-                if (gl != NULL && row_occupancy(h, gl, out->block, cols) >= occ) {
-                    out->ks = gl;
-                    out->smem_bytes = row_stage_bytes(gl->k, cols);
-                }
+                const hsm_kernel_state *gl = stage_twin(h, &qv, out, cols, &gocc);
+                if (gl != NULL && gocc >= occ)
+                    take_stage(out, gl, cols);
             }
             /* ROW's rows, and unless a family is forced, rows that SPLIT or ONLINE would take on 16
              * bytes (few long rows) where a block holds them: measured on an H200 (run H8,

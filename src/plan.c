@@ -449,10 +449,17 @@ static hipsoftmax_status plan_warp(const struct hipsoftmax_context *h, const hsm
     return HIPSOFTMAX_STATUS_NOT_SUPPORTED;
 }
 
-/* ROW's block for rows of `cols` on kernel k: the threads that hold them, in whole warps. */
+/* ROW's block for rows of `cols` on kernel k: the threads that hold them, in whole warps. A peeled
+ * kernel's chunk (peel 1-3, 16-byte packs) holds vec - 1 columns more than its packs: it reads and
+ * writes whole packs alone, each at a column of one residue (the row's first boundary) anywhere in
+ * [0, chunk) (pack 0 of the lanes before the row's start moves a chunk on: hsm_chunk_load's wrap),
+ * and the fewer than vec columns each side of them one a thread (hsm_peel_col), so the last whole pack
+ * of a row of up to chunk + vec - 1 columns starts under the chunk. A row of 2049 16-bit columns
+ * then takes 64 threads of 32 values (no idle lane) where it took 96, or p40's 64 (511 idle). */
 static int64_t row_block(const struct hipsoftmax_context *h, const hsm_kernel *k, int64_t cols)
 {
-    return ceil_div(ceil_div(cols, k->cols_per_thread), h->dev.warp_size) * h->dev.warp_size;
+    const int64_t held = k->peel && k->vec > 1 ? max64(cols - (k->vec - 1), 1) : cols;
+    return ceil_div(ceil_div(held, k->cols_per_thread), h->dev.warp_size) * h->dev.warp_size;
 }
 
 /* ROW's packed backward (hip/softmax_row.hip's hsm_row_packed_bwd_body) for the plain backward: the
@@ -1386,7 +1393,15 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                                  : free16 ? out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK && p32_ok
                                           : by_rows;
             const int offsets_differ = q->kop == HSM_KOP_PLAIN && !q->same_offset;
-            const hsm_kernel_state *t = offsets_differ && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
+            /* p32's twin on rows whose x and y lie at the same offsets too (free16's, where p32_ok),
+             * in place of the v32 peeled kernel (floats): it holds the row as stored in 60 registers
+             * where v32's takes 63, and needs no exchange there (K = 0). H200, kernel time, against
+             * the library before, same run (bench/results/h200-2026-12-02-peel-slack.md, command 2):
+             * bf16 4096 x 1537-2047 1.022-1.033x, 16384 x 1793 1.081x, 4096 x 2049 and 2055 (each
+             * held by 64 threads since row_block counts the peeled kernels' edges) 1.019-1.021x where
+             * v32's ran 0.986-1.000x; not at 1153 (half the block idle: 0.937x; p32_ok's bound). */
+            const int p32_same = q->kop == HSM_KOP_PLAIN && q->same_offset && free16 && !holds_raw(out->ks->k);
+            const hsm_kernel_state *t = (offsets_differ || p32_same) && shift_ok ? twin_of(h, &qt, out->ks->k) : NULL;
             /* fp32: the _stage kernel of the peeled kernel's chunk instead (y through shared memory, written
              * from its own 16-byte boundary: hsm_row_stage_store) where, with its row in shared memory, it
              * keeps the peeled kernel's blocks a SM, HSM_ROW_STAGE_MIN_BLOCKS or more, and the rows give each

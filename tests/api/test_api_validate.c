@@ -578,8 +578,9 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
 
 /* ROW's 16-bit plain forward on 32-lane targets where the chunk picked would leave more than a quarter
  * of its block's columns idle (plan.c's row_fewer_idle): the chunk of a block no larger that leaves the
- * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96; peeled rows too, and with x
- * and y at different offsets the chunk's _stage twin, test_shift16_plan); the rows a
+ * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96); peeled rows up to 7 columns
+ * past a chunk fill it (plan.c's row_block: 4097 on p64's 64 threads, 2049 on 64 of 32 values, p32's
+ * twin where x and y lie at different offsets, test_shift16_plan); the rows a
  * power-of-two chunk fills as before (2048: v32, 3072 and 4096: p64); the log-softmax as before (its
  * _log kernels of ROW, none of p40 or p48). 64-lane targets: no such case asserted. */
 static void test_row_idle_plan(hipsoftmax_handle h, int warp)
@@ -594,8 +595,8 @@ static void test_row_idle_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 2560, 0, 0, "hsm_row_f16_p40", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 2816, 0, 0, "hsm_row_bf16_p48", 64},
                  {HIPSOFTMAX_DTYPE_F16, 4104, 0, 0, "hsm_row_f16_p48", 96},
-                 {HIPSOFTMAX_DTYPE_BF16, 2049, 1, 0, "hsm_row_bf16_p40_stage", 64},
-                 {HIPSOFTMAX_DTYPE_BF16, 4097, 0, 0, "hsm_row_bf16_p48_peel", 96},
+                 {HIPSOFTMAX_DTYPE_BF16, 2049, 1, 0, "hsm_row_bf16_p32_shift", 64},
+                 {HIPSOFTMAX_DTYPE_BF16, 4097, 0, 0, "hsm_row_bf16_p64_peel", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 2048, 0, 0, "hsm_row_bf16_v32", 64},
                  {HIPSOFTMAX_DTYPE_BF16, 3072, 0, 0, "hsm_row_bf16_p64", 64},
                  {HIPSOFTMAX_DTYPE_F16, 4096, 0, 0, "hsm_row_f16_p64", 64},
@@ -969,7 +970,9 @@ static void test_log_shift_plan(hipsoftmax_handle h)
  * on HSM_ROW_SHIFT_MIN_ROWS (16) rows a SM or more (4096 rows, not 264). p32's twin in place of the
  * v32 peeled kernel where the block leaves a quarter of its columns idle or fewer and the rows fill
  * every resident block (1793 and 2047 columns on 4096 and 16384 rows; not 1025, half idle, nor 1056
- * rows); v16's has none (769). Rows at the same offsets and the log-softmax: never a twin.
+ * rows); v16's has none (769); p32's in place of the v32 peeled kernel on rows at the same offsets
+ * too, under the same bounds (2049, 16384 x 1793; not 1153), no other twin there (4097: p64's
+ * peeled kernel). The log-softmax: never a twin.
  * In place of p40's and p48's twins the _stage twin of their chunk (y through shared memory, cols + 7
  * elements of it) where the rows are 1.5 times the blocks the SMs hold with it or more (4096 and 16384
  * rows; not 2700 rows of 2049 on the 132 SMs of an H100 or H200, 20 blocks each, nor 264 or 8);
@@ -981,16 +984,18 @@ static void test_shift16_plan(hipsoftmax_handle h, int warp)
         long long rows, cols;
         int pad, shift; /* pad: 1 x stride cols + 1, 2 y stride cols + 1, 0 both dense; shift: 1 a
                            _shift twin on 32-lane targets, 2 a _stage twin, 0 neither */
-    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 1, 2},   {HIPSOFTMAX_DTYPE_F16, 4096, 2049, 2, 2},
+    } cases[] = {{HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 1, 1},   {HIPSOFTMAX_DTYPE_F16, 4096, 2049, 2, 1},
                  {HIPSOFTMAX_DTYPE_F16, 264, 3001, 1, 1},     {HIPSOFTMAX_DTYPE_BF16, 8, 4097, 2, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 16384, 4097, 1, 2},  {HIPSOFTMAX_DTYPE_BF16, 4096, 12345, 1, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 16384, 20001, 1, 0}, {HIPSOFTMAX_DTYPE_F16, 65536, 30001, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 50257, 1, 1},  {HIPSOFTMAX_DTYPE_BF16, 264, 50257, 1, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 3585, 1, 2},   {HIPSOFTMAX_DTYPE_F16, 16384, 8193, 2, 2},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 9300, 1, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 9300, 1, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 2049, 0, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1793, 1, 1},   {HIPSOFTMAX_DTYPE_F16, 16384, 2047, 2, 1},
                  {HIPSOFTMAX_DTYPE_F16, 4096, 1025, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 1056, 1793, 2, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 769, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 2700, 2049, 1, 1}};
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 769, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 2700, 2049, 1, 1},
+                 {HIPSOFTMAX_DTYPE_F16, 16384, 1793, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 1153, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 4097, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 2; v++) { /* plain, log-softmax */
             hipsoftmax_problem p;
@@ -1003,9 +1008,9 @@ static void test_shift16_plan(hipsoftmax_handle h, int warp)
             EXPECT_STATUS(hipsoftmax_get_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
             const int kind = strstr(info.kernel, "_shift") != NULL ? 1 : strstr(info.kernel, "_stage") != NULL ? 2 : 0;
             const long long smem = kind == 2 ? (cases[i].cols + 7) * 2 : 0;
-            if ((v == 1 || cases[i].pad == 0) ? kind != 0
-                                              : (warp == 32 && kind != cases[i].shift) ||
-                                                    (warp != 32 && kind == 2) || (kind != 0 && info.dynamic_smem != smem)) {
+            if (v == 1 ? kind != 0
+                       : (warp == 32 && kind != cases[i].shift) || (warp != 32 && (kind == 2 || (cases[i].pad == 0 && kind != 0))) ||
+                             (kind != 0 && info.dynamic_smem != smem)) {
                 fprintf(stderr, "dtype %d %lldx%lld x stride %lld y stride %lld (%d): %s, %d bytes of dynamic shared memory\n",
                         (int)cases[i].dt, cases[i].rows, cases[i].cols, (long long)p.x_row_stride,
                         (long long)p.y_row_stride, v, info.kernel, info.dynamic_smem);
@@ -1055,8 +1060,9 @@ static void test_warp_once_grid(hipsoftmax_handle h)
  * (of y, dy and dx together for the backward) for the rest (HSM_BLOCK_A_ROW_MIN_BYTES), the blocks
  * the device holds at once below that; the same for ONLINE's full backward. a_row 2: a block a row on
  * 32-lane targets (the plain rule, measured there), resident on 64-lane ones. The 16-bit v32 peeled
- * kernel keeps the resident grid under 32 MiB (bf16 8192 x 1537); p32's _shift twin, which takes its
- * rows where x and y lie at different offsets, does not (8192 x 1793, x's rows 1794 apart). */
+ * kernel keeps the resident grid under 32 MiB (bf16 8192 x 1104); p32's _shift twin, which takes its
+ * rows where the block leaves a quarter of its columns idle or fewer (x's and y's at the same offsets
+ * too: 8192 x 1537), does not (8192 x 1793, x's rows 1794 apart). */
 static void test_block_a_row_plan(hipsoftmax_handle h, int warp)
 {
     static const struct {
@@ -1068,7 +1074,7 @@ static void test_block_a_row_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F32, 2560, 1600, 0, 0, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 4096, 1028, 0, 0, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 2048, 0, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 4096, 2056, 0, 0, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1536, 0, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 6000, 1536, 0, 0, 2, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 8192, 1104, 0, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 8192, 1537, 0, 0, 0, 0},
+                 {HIPSOFTMAX_DTYPE_BF16, 8192, 1104, 0, 0, 0, 0},  {HIPSOFTMAX_DTYPE_BF16, 8192, 1537, 0, 0, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 8192, 1793, 0, 0, 2, 1},  {HIPSOFTMAX_DTYPE_F32, 4096, 1999, 0, 0, 2, 1},
                  {HIPSOFTMAX_DTYPE_F32, 2047, 4096, 0, 1, 0, 0},   {HIPSOFTMAX_DTYPE_F32, 2048, 4096, 0, 1, 1, 0},
                  {HIPSOFTMAX_DTYPE_F32, 4096, 4096, 1, 0, 1, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 16384, 1, 0, 1, 0},

@@ -1,7 +1,9 @@
 /* kernel.unaligned.<dtype>.<fwd|bwd>.<vendor>: every kernel the library has (hipsoftmax_kernel_count,
  * hipsoftmax_get_kernel_info), forced alone with hipsoftmax_set_kernel, on rows whose length is a
- * multiple of no vector width of 16 bytes (12345, 781, 2001, 50257, 4097, 509, 302, 300, 77, 33 and
- * 1 columns: issue 14's shapes, WARP's short rows and the edges of WARP's and ROW's ranges; 300 and
+ * multiple of no vector width of 16 bytes (12345, 781, 2001, 50257, 4097, 2055, 509, 302, 300, 77, 33
+ * and 1 columns: issue 14's shapes, WARP's short rows and the edges of WARP's and ROW's ranges; 4097
+ * and 2055 are up to 7 columns past a block's chunk of 4096 and 2048, which ROW's peeled kernels hold
+ * (their whole packs under the chunk, the edges an element a thread: plan.c's row_block); 300 and
  * 302 16-bit columns are 600 and 604 bytes, rows on 8 and 4 bytes, WARP's _h and _q kernels' when
  * dense), in these layouts:
  *   dense;  every stride cols + 1;  every stride cols + 3 with each tensor 1, 2 or 3 elements into
@@ -300,9 +302,9 @@ int main(int argc, char **argv)
     kernel *ks = NULL;
     const int nk = list_kernels(h, t, bwd, &ks);
     /* The unaligned rows, then their aligned neighbours (negative: only the layouts of whole accesses). */
-    static const int64_t full[] = {12345,  781,  2001,  50257,  4097,  509,  302, 300, 77, 33, 1,
+    static const int64_t full[] = {12345, 781, 2001, 50257, 4097, 2055, 509, 302, 300, 77, 33, 1,
                                    -12344, -784, -2000, -50256, -4096, -512, -32};
-    static const int64_t brief[] = {781, 4097, 302, 300, 77, 33, -784, -4096, -32};
+    static const int64_t brief[] = {781, 4097, 2055, 302, 300, 77, 33, -784, -4096, -32};
     const int64_t *shapes = quick ? brief : full;
     const int ns = quick ? (int)(sizeof brief / sizeof brief[0]) : (int)(sizeof full / sizeof full[0]);
     long long cases = 0, ran = 0, unsupported = 0;

@@ -1461,6 +1461,30 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
                 if (best != NULL)
                     row_layout(h, &qv, rows, cols, best, (int)best_block, out);
             }
+            /* 16-bit rows that one warp's chunk of p32 holds (up to 32 x 32 + 7 columns, row_block)
+             * with at most 1 / HSM_ROW_IDLE_DIV of it idle, where the peeled kernel takes blocks of two
+             * warps or more: p32's twin on one warp (32 values a lane, the row as stored, warp-wide
+             * reductions), on 32-lane targets, where the rows give every SM HSM_ROW_WARP_A_ROW_WARPS
+             * warps (fp32's rule of a warp a row, plan_row). H200, kernel time, p32's twin forced
+             * against the library before, same run (bench/results/h200-2026-12-02-peel-slack.md,
+             * command 4): bf16 4096 x 781-1031 1.097-1.117x (the v16 peeled kernel on 64 threads
+             * before), x rows cols + 1 apart 1.102-1.126x, 16384 x 781 and 1025 1.079-1.088x (x
+             * apart 1.036x), 65536 x 1025 1.111x, fp16 4096 x 781 and 1025 1.117-1.122x; level on
+             * 2048 and 1024 rows (0.993x, 1.000x). */
+            if (h->dev.warp_size == 32 && q->dt != HSM_F32 && q->kop == HSM_KOP_PLAIN && h->forced_kernel[0] == '\0' &&
+                out->ks->k->peel == 1 && out->block > h->dev.warp_size &&
+                rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus) {
+                const int64_t warp_room = (int64_t)h->dev.warp_size * 32;
+                for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, &qt); s != NULL;
+                     s = next_kernel(h, s, HSM_FAMILY_ROW, &qt)) {
+                    int64_t block;
+                    if (s->k->cols_per_thread == 32 && row_candidate(h, s, cols, &block) > 0 &&
+                        block == h->dev.warp_size && HSM_ROW_IDLE_DIV * (warp_room - cols) <= warp_room) {
+                        row_layout(h, &qv, rows, cols, s, (int)block, out);
+                        break;
+                    }
+                }
+            }
             /* 16-bit: the _stage twin of the chunk the _shift twin has (y through shared memory,
              * written from its own 16-byte boundary: hsm_row_packed_body's G) in place of p40's and
              * p48's _shift twins, on 32-lane targets (measured there), where it keeps as many blocks a

@@ -970,11 +970,10 @@ static void test_log_shift_plan(hipsoftmax_handle h)
  * on HSM_ROW_SHIFT_MIN_ROWS (16) rows a SM or more (4096 rows, not 264). p32's twin in place of the
  * v32 peeled kernel where the block leaves a quarter of its columns idle or fewer and the rows fill
  * every resident block (1793 and 2047 columns on 4096 and 16384 rows; not 1100, half idle, nor 1056
- * rows); v16's has none (700), but p32's on one warp takes the rows it holds with a quarter idle or
- * fewer (769-1031 columns) on 24 warps a SM or more (4096 x 769 and 1025, at any offsets; not 2048
- * rows); p32's in place of the v32 peeled kernel on rows at the same offsets
- * too, under the same bounds (2049, 16384 x 1793; not 1153), no other twin there (4097: p64's
- * peeled kernel). The log-softmax: never a twin.
+ * rows), on rows at the same offsets too (2049, 16384 x 1793; not 1153), where no other twin takes
+ * them (4097: p64's peeled kernel). v16's has none (700), but p32's on one warp takes the rows it
+ * holds with a quarter idle or fewer (769-1031 columns) on 24 warps a SM or more (4096 x 769 and
+ * 1025, at any offsets; not 2048 rows). The log-softmax: never a twin.
  * In place of p40's and p48's twins the _stage twin of their chunk (y through shared memory, cols + 7
  * elements of it) where the rows are 1.5 times the blocks the SMs hold with it or more (4096 and 16384
  * rows; not 2700 rows of 2049 on the 132 SMs of an H100 or H200, 20 blocks each, nor 264 or 8);
@@ -997,9 +996,8 @@ static void test_shift16_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 4096, 1100, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 1056, 1793, 2, 0},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 700, 1, 0},    {HIPSOFTMAX_DTYPE_BF16, 2700, 2049, 1, 1},
                  {HIPSOFTMAX_DTYPE_F16, 4096, 1025, 1, 1},    {HIPSOFTMAX_DTYPE_BF16, 4096, 769, 0, 1},
-                 {HIPSOFTMAX_DTYPE_BF16, 2048, 1025, 1, 0},
-                 {HIPSOFTMAX_DTYPE_F16, 16384, 1793, 0, 1},   {HIPSOFTMAX_DTYPE_BF16, 4096, 1153, 0, 0},
-                 {HIPSOFTMAX_DTYPE_BF16, 4096, 4097, 0, 0}};
+                 {HIPSOFTMAX_DTYPE_BF16, 2048, 1025, 1, 0},   {HIPSOFTMAX_DTYPE_F16, 16384, 1793, 0, 1},
+                 {HIPSOFTMAX_DTYPE_BF16, 4096, 1153, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 4097, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 2; v++) { /* plain, log-softmax */
             hipsoftmax_problem p;

@@ -544,11 +544,16 @@ static int row_candidate(const struct hipsoftmax_context *h, const hsm_kernel_st
  * 1.008-1.019x; fp16 2056 1.241x, 4104 1.031x, 2049 (x 2050 apart) 1.128x; the rows it leaves alone
  * 0.997-1.005x. Not measured: the log-softmax, 64-lane waves. */
 #define HSM_ROW_IDLE_DIV 4
+/* Whether a block's `room` columns leave at most 1 / HSM_ROW_IDLE_DIV of them idle on rows of `cols`. */
+static int row_few_idle(int64_t room, int64_t cols)
+{
+    return HSM_ROW_IDLE_DIV * (room - cols) <= room;
+}
 static const hsm_kernel_state *row_fewer_idle(const struct hipsoftmax_context *h, const hsm_req *q, int64_t cols,
                                               int64_t min_block, const hsm_kernel_state *pick, int *pick_block)
 {
     const int64_t room = (int64_t)*pick_block * pick->k->cols_per_thread;
-    if (HSM_ROW_IDLE_DIV * (room - cols) <= room)
+    if (row_few_idle(room, cols))
         return pick;
     const hsm_kernel_state *best = pick;
     int64_t best_idle = room - cols;
@@ -1385,7 +1390,7 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * 1.01-1.03x; lost at 1025-1279 columns (half the block idle: 4096 rows 0.91-0.94x) and on
              * 1056 rows (less than a wave: 0.96-0.99x), level on 8-264. */
             const int64_t room = (int64_t)out->block * out->ks->k->cols_per_thread;
-            const int p32_ok = holds_raw(out->ks->k) || (HSM_ROW_IDLE_DIV * (room - cols) <= room &&
+            const int p32_ok = holds_raw(out->ks->k) || (row_few_idle(room, cols) &&
                                                          rows >= (int64_t)h->dev.num_cus * occ);
             /* The rule of rows: the packed peeled kernels' twins alone (p40-p64), not p32's. */
             const int by_rows = holds_raw(out->ks->k) && rows >= (int64_t)HSM_ROW_SHIFT_MIN_ROWS * h->dev.num_cus * occ;
@@ -1474,13 +1479,13 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * 1.078-1.125x, 3168 rows 0.995x. */
             if (h->dev.warp_size == 32 && q->dt != HSM_F32 && q->kop == HSM_KOP_PLAIN && h->forced_kernel[0] == '\0' &&
                 out->ks->k->peel == 1 && out->block > h->dev.warp_size &&
-                rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus) {
-                const int64_t warp_room = (int64_t)h->dev.warp_size * 32;
+                rows >= (int64_t)HSM_ROW_WARP_A_ROW_WARPS * h->dev.num_cus &&
+                row_few_idle((int64_t)h->dev.warp_size * 32, cols)) {
                 for (const hsm_kernel_state *s = next_kernel(h, NULL, HSM_FAMILY_ROW, &qt); s != NULL;
                      s = next_kernel(h, s, HSM_FAMILY_ROW, &qt)) {
                     int64_t block;
                     if (s->k->cols_per_thread == 32 && row_candidate(h, s, cols, &block) > 0 &&
-                        block == h->dev.warp_size && HSM_ROW_IDLE_DIV * (warp_room - cols) <= warp_room) {
+                        block == h->dev.warp_size) {
                         row_layout(h, &qv, rows, cols, s, (int)block, out);
                         break;
                     }

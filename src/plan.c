@@ -1290,8 +1290,9 @@ static void take_stage(hsm_plan *p, const hsm_kernel_state *g, int64_t cols)
 #define HSM_ROW_STAGE_MIN_BLOCKS 2
 #define HSM_ROW_STAGE_MIN_ROWS 5
 /* The values a thread holds, at least, in the 16-bit _shift twins whose rows plan_peeled gives the
- * _stage twin of the same chunk (p32's lost), and the rows it takes for that, at least, in hundredths
- * of the blocks the SMs hold with its row in shared memory. */
+ * _stage twin of the same chunk (p32's lost, but on rows past its block's chunks: p32_past), and the
+ * rows it takes for that, at least, in hundredths of the blocks the SMs hold with its row in shared
+ * memory. */
 #define HSM_ROW_STAGE16_MIN_CHUNK 40
 #define HSM_ROW_STAGE16_MIN_ROWS_PCT 150
 
@@ -1504,10 +1505,18 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * times, 0.950x; 1056 x 2049 0.942x: the barrier and the trip through shared memory in
              * every block's latency, little other work beside it), as p32's did in place of its
              * twin (4096 x 1537 and 1793 0.93-0.94x) and p56's and p64's where a block a SM holds
-             * the row (4096 x 50257 0.95x). */
+             * the row (4096 x 50257 0.95x). p32's twin only where x and y lie at different offsets
+             * and the row runs past its block's chunks, on two warps or more (p32_past: 2049-2055
+             * columns on 64 threads), against the library before, same run
+             * (bench/results/h200-2026-12-03-p32-stage.md, command 2): bf16 and fp16, 4096-65536
+             * rows, x rows cols + 1 apart or y's, 1.003-1.019x (4096 rows 1.007-1.019x); 2047
+             * columns (the block holds the row) forced 0.983x, 1537-1793 0.93-0.96x (command 1);
+             * why the peeled columns decide it was not found. */
+            const int chunk = out->ks->k->cols_per_thread;
+            const int p32_past =
+                chunk == 32 && offsets_differ && out->block > h->dev.warp_size && cols > 32 * (int64_t)out->block;
             if (free16 && h->forced_kernel[0] == '\0' && out->ks->k->peel == 2 &&
-                out->ks->k->cols_per_thread >= HSM_ROW_STAGE16_MIN_CHUNK &&
-                out->ks->k->cols_per_thread <= HSM_ROW_SHIFT16_FREE_CHUNK) {
+                ((chunk >= HSM_ROW_STAGE16_MIN_CHUNK && chunk <= HSM_ROW_SHIFT16_FREE_CHUNK) || p32_past)) {
                 const hsm_kernel_state *g16 = stage_twin(h, &qt, out, cols, &gocc);
                 if (g16 != NULL && gocc >= occupancy(h, out->ks, out->block) &&
                     100 * rows >= (int64_t)HSM_ROW_STAGE16_MIN_ROWS_PCT * h->dev.num_cus * gocc)

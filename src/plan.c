@@ -1505,9 +1505,9 @@ static hipsoftmax_status plan_peeled(const struct hipsoftmax_context *h, hipsoft
              * times, 0.950x; 1056 x 2049 0.942x: the barrier and the trip through shared memory in
              * every block's latency, little other work beside it), as p32's did in place of its
              * twin (4096 x 1537 and 1793 0.93-0.94x) and p56's and p64's where a block a SM holds
-             * the row (4096 x 50257 0.95x). p32's twin only where x and y lie at different offsets
-             * and the row runs past its block's chunks, on two warps or more (p32_past: 2049-2055
-             * columns on 64 threads), against the library before, same run
+             * the row (4096 x 50257 0.95x). In place of p32's _shift twin only where x and y lie at
+             * different offsets and the row runs past its block's chunks, on two warps or more
+             * (p32_past: 2049-2055 columns on 64 threads); against the library before, same run
              * (bench/results/h200-2026-12-03-p32-stage.md, command 2): bf16 and fp16, 4096-65536
              * rows, x rows cols + 1 apart or y's, 1.003-1.019x (4096 rows 1.007-1.019x); 2047
              * columns (the block holds the row) forced 0.983x, 1537-1793 0.93-0.96x (command 1);

@@ -576,6 +576,15 @@ static void test_row_alone_plan(hipsoftmax_handle h, int warp)
     }
 }
 
+/* Whether the handle plans for sm_90, the target whose SM count and registers the cases below that
+ * name it are sized for (the H200 measured). */
+static int on_sm90(hipsoftmax_handle h)
+{
+    char target[32] = "";
+    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
+    return strcmp(target, "sm_90") == 0;
+}
+
 /* ROW's 16-bit plain forward on 32-lane targets where the chunk picked would leave more than a quarter
  * of its block's columns idle (plan.c's row_fewer_idle): the chunk of a block no larger that leaves the
  * fewest (2056 columns: p40 on 64 threads, not p64; 4104: p48 on 96); peeled rows up to 7 columns
@@ -603,13 +612,12 @@ static void test_row_idle_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_BF16, 2056, 0, 1, "hsm_row_bf16_p64_log", 64}};
     if (warp != 32)
         return;
-    char target[32] = "";
-    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
+    const int sm90 = on_sm90(h);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hipsoftmax_problem p;
         hipsoftmax_plan_info info = {.struct_size = sizeof info};
         /* p32's _stage twin on sm_90 only (test_shift16_plan says why) */
-        const char *want = strstr(cases[i].kernel, "p32_stage") != NULL && strcmp(target, "sm_90") != 0
+        const char *want = strstr(cases[i].kernel, "p32_stage") != NULL && !sm90
                                ? "hsm_row_bf16_p32_shift"
                                : cases[i].kernel;
         hipsoftmax_problem_init(&p, cases[i].dt, 4096, cases[i].cols);
@@ -851,9 +859,7 @@ static void test_few_rows_plan(hipsoftmax_handle h)
  * elsewhere the plans need only succeed. */
 static void test_decode_held_plan(hipsoftmax_handle h, int warp)
 {
-    char target[32] = "";
-    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
-    const int check = warp == 32 && strcmp(target, "sm_90") == 0;
+    const int sm90 = on_sm90(h), check = warp == 32 && sm90;
     static const struct {
         hipsoftmax_dtype dt;
         long long rows, cols;
@@ -1008,9 +1014,7 @@ static void test_shift16_plan(hipsoftmax_handle h, int warp)
                  {HIPSOFTMAX_DTYPE_F16, 4096, 1025, 1, 1},    {HIPSOFTMAX_DTYPE_BF16, 4096, 769, 0, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 2048, 1025, 1, 0},   {HIPSOFTMAX_DTYPE_F16, 16384, 1793, 0, 1},
                  {HIPSOFTMAX_DTYPE_BF16, 4096, 1153, 0, 0},   {HIPSOFTMAX_DTYPE_BF16, 4096, 4097, 0, 0}};
-    char target[32] = "";
-    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
-    const int sm90 = strcmp(target, "sm_90") == 0;
+    const int sm90 = on_sm90(h);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int v = 0; v < 2; v++) { /* plain, log-softmax */
             hipsoftmax_problem p;
@@ -1182,9 +1186,7 @@ static void test_stats_plan(hipsoftmax_handle h)
     p.x_dtype = p.y_dtype = p.dy_dtype = HIPSOFTMAX_DTYPE_F32;
     EXPECT_STATUS(hipsoftmax_get_backward_plan(h, &p, &info), HIPSOFTMAX_STATUS_SUCCESS);
     EXPECT(info.family != HIPSOFTMAX_FAMILY_ONLINE);
-    char target[64];
-    EXPECT_STATUS(hipsoftmax_get_target(h, target, sizeof target), HIPSOFTMAX_STATUS_SUCCESS);
-    if (strcmp(target, "sm_90") != 0)
+    if (!on_sm90(h))
         return;
     /* On sm_90 (228 KiB of shared memory an SM): ONLINE's backward in half blocks, two a SM, where
      * each keeps three quarters of its row or more (bf16 y with fp32 dy, 4096 x 16384: two tiles of
